@@ -1,0 +1,66 @@
+import compress from '@fastify/compress'
+import helmet from '@fastify/helmet'
+import rateLimit from '@fastify/rate-limit'
+import Fastify, { type FastifyInstance } from 'fastify'
+import { registerAccessControl } from './auth/access'
+import { type Auth, createAuth } from './auth/auth'
+import type { Database } from './db/client'
+import { registerErrorHandler } from './http/error-handler'
+import { registerSpa } from './http/spa'
+import { patientsRoutes } from './modules/patients/patients.routes'
+import { sessionRoutes } from './modules/session/session.routes'
+
+export interface AppOptions {
+  database: Database
+  authSecret: string
+  baseURL?: string | undefined
+  sessionHours?: number
+  /** Directory of the built SPA; omitted in API tests. */
+  clientDir?: string | undefined
+  logLevel?: string
+  trustProxy?: boolean
+  /** Sign-in attempts per account and per IP in 15 minutes. */
+  signInLimit?: { perAccount: number; perIp: number }
+  /** better-auth's own per-IP limits (off in API tests that sign in many times). */
+  authRateLimit?: boolean
+}
+
+export interface App {
+  app: FastifyInstance
+  auth: Auth
+  database: Database
+}
+
+export async function buildApp(options: AppOptions): Promise<App> {
+  const app = Fastify({
+    logger: { level: options.logLevel ?? 'info' },
+    bodyLimit: 1024 * 1024,
+    trustProxy: options.trustProxy ?? false,
+    routerOptions: { ignoreTrailingSlash: true },
+  })
+  const { db } = options.database
+  const auth = createAuth({
+    db,
+    secret: options.authSecret,
+    baseURL: options.baseURL,
+    sessionHours: options.sessionHours ?? 8,
+    rateLimit: options.authRateLimit ?? true,
+  })
+
+  registerErrorHandler(app)
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+    },
+    hsts: options.baseURL?.startsWith('https://') ?? false,
+  })
+  await app.register(compress, { global: true, threshold: 1024 })
+  await app.register(rateLimit, { global: false })
+  registerAccessControl(app, auth)
+
+  sessionRoutes(app, { db, auth, signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 } })
+  patientsRoutes(app, { db })
+
+  if (options.clientDir) await registerSpa(app, options.clientDir)
+  return { app, auth, database: options.database }
+}

@@ -1,0 +1,50 @@
+import { mkdirSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
+import type { ExtractTablesWithRelations } from 'drizzle-orm'
+import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
+import pg from 'pg'
+import * as audit from './schema/audit'
+import * as auth from './schema/auth'
+import * as hospitals from './schema/hospitals'
+import * as patients from './schema/patients'
+
+export const schema = { ...hospitals, ...auth, ...patients, ...audit }
+export type Schema = typeof schema
+export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
+export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
+
+export interface Database {
+  db: AppDb
+  driver: 'pglite' | 'postgres'
+  close: () => Promise<void>
+}
+
+const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url))
+
+export interface DatabaseOptions {
+  /** PostgreSQL URL; when absent, embedded PGlite. */
+  databaseUrl?: string | undefined
+  /** PGlite data directory; when absent (and no URL), an in-memory database. */
+  dataDir?: string | undefined
+}
+
+/** Opens the database and applies committed migrations. */
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  if (options.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const db = drizzlePg(pool, { schema }) as unknown as AppDb
+    await migratePg(db as never, { migrationsFolder })
+    return { db, driver: 'postgres', close: () => pool.end() }
+  }
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } })
+  const db = drizzlePglite(client, { schema }) as unknown as AppDb
+  await migratePglite(db as never, { migrationsFolder })
+  return { db, driver: 'pglite', close: () => client.close() }
+}

@@ -1,0 +1,46 @@
+import type { FastifyError, FastifyInstance } from 'fastify'
+import type { ApiErrorBody } from '../../shared/api-error'
+import { AppError } from './app-error'
+
+const fastifyCodes: Record<string, { code: string; message: string }> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: 'The request body is not valid JSON' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'BAD_REQUEST', message: 'The request body is empty but the content type says JSON' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MB' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', message: 'The Content-Length header does not match the body' },
+}
+
+/** One error body for every failure; never a stack trace. */
+export function registerErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: FastifyError | AppError | Error, req, reply) => {
+    let status: number
+    let body: ApiErrorBody
+    if (error instanceof AppError) {
+      status = error.status
+      body = { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) }
+    } else {
+      const fe = error as FastifyError
+      const known = fe.code ? fastifyCodes[fe.code] : undefined
+      const s = fe.statusCode ?? 500
+      if (known) {
+        status = s
+        body = { message: known.message, code: known.code }
+      } else if (s === 429) {
+        status = 429
+        body = { message: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED' }
+      } else if (s >= 400 && s < 500) {
+        status = s
+        body = { message: fe.message, code: 'BAD_REQUEST' }
+      } else {
+        status = 500
+        body = { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' }
+      }
+    }
+    if (status >= 500) req.log.error({ err: error }, 'request failed')
+    void reply.status(status).type('application/json; charset=utf-8').send(body)
+  })
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ message: `No route for ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' })
+  })
+}

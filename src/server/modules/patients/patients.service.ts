@@ -1,0 +1,133 @@
+import { and, asc, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm'
+import { type Patient, splitName } from '../../../shared/schemas/patients'
+import type { AppDb } from '../../db/client'
+import { patients } from '../../db/schema/patients'
+import { withTenant } from '../../db/tenant'
+import { AppError, notFound } from '../../http/app-error'
+import { recordAudit } from '../audit/audit.service'
+
+type PatientRow = typeof patients.$inferSelect
+type PatientValues = Omit<typeof patients.$inferInsert, 'hospitalId' | 'id' | 'createdAt' | 'updatedAt'>
+
+export interface TenantOptions {
+  db: AppDb
+  hospitalId: string
+  userId: string
+}
+
+export function toPatient(row: PatientRow): Patient {
+  return {
+    ...row,
+    ...splitName(row.name),
+    gender: row.gender ?? null,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  }
+}
+
+/** LIKE pattern that matches the text literally anywhere. */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
+}
+
+function searchCondition(search: string): SQL | undefined {
+  const pattern = containsPattern(search)
+  const conditions: SQL[] = [ilike(patients.name, pattern), ilike(patients.email, pattern)]
+  // Phones are stored as E.164; '98765 43210' and '098765' still match by their digits.
+  const digits = search.replace(/\D/g, '')
+  const phoneNeedle = /^[\d\s()+.-]+$/.test(search) && digits.length > 0 ? digits.replace(/^0+/, '') || digits : search
+  conditions.push(sql`${patients.phone} like ${containsPattern(phoneNeedle)}`)
+  return or(...conditions)
+}
+
+interface Cursor {
+  name: string
+  id: string
+}
+
+function encodeCursor(row: PatientRow): string {
+  return Buffer.from(JSON.stringify({ name: row.name, id: row.id } satisfies Cursor)).toString('base64url')
+}
+
+function decodeCursor(cursor: string): Cursor {
+  try {
+    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<Cursor>
+    if (typeof value.name === 'string' && typeof value.id === 'string' && /^[0-9a-f-]{36}$/i.test(value.id)) {
+      return { name: value.name, id: value.id }
+    }
+  } catch {
+    // fall through
+  }
+  throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [{ path: 'cursor', message: 'cursor is not valid' }])
+}
+
+export const DEFAULT_PAGE_SIZE = 100
+
+/** A page of the hospital's patients ordered by name, optionally filtered by a search text. */
+export async function listPatients(
+  opts: TenantOptions & { search?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+): Promise<{ items: Patient[]; nextCursor: string | null }> {
+  const limit = opts.limit ?? DEFAULT_PAGE_SIZE
+  const conditions: (SQL | undefined)[] = []
+  if (opts.search) conditions.push(searchCondition(opts.search))
+  if (opts.cursor) {
+    const c = decodeCursor(opts.cursor)
+    conditions.push(or(gt(patients.name, c.name), and(eq(patients.name, c.name), gt(patients.id, c.id))))
+  }
+  const rows = await withTenant(opts.db, opts, (tx) =>
+    tx
+      .select()
+      .from(patients)
+      .where(and(...conditions))
+      .orderBy(asc(patients.name), asc(patients.id))
+      .limit(limit + 1),
+  )
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  return { items: page.map(toPatient), nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+}
+
+export async function getPatient(opts: TenantOptions & { id: string }): Promise<Patient> {
+  const [row] = await withTenant(opts.db, opts, (tx) => tx.select().from(patients).where(eq(patients.id, opts.id)))
+  if (!row) throw notFound('Patient')
+  return toPatient(row)
+}
+
+export async function createPatient(opts: TenantOptions & { values: PatientValues }): Promise<Patient> {
+  return withTenant(opts.db, opts, async (tx) => {
+    const [row] = await tx
+      .insert(patients)
+      .values({ ...opts.values, hospitalId: opts.hospitalId })
+      .returning()
+    if (!row) throw new AppError('INTERNAL', 'Patient was not saved')
+    await recordAudit(tx, {
+      hospitalId: opts.hospitalId,
+      actorUserId: opts.userId,
+      action: 'patient.created',
+      entityType: 'patient',
+      entityId: row.id,
+      summary: `Added patient ${row.name}`,
+    })
+    return toPatient(row)
+  })
+}
+
+export async function updatePatient(opts: TenantOptions & { id: string; values: Partial<PatientValues> }): Promise<Patient> {
+  return withTenant(opts.db, opts, async (tx) => {
+    const [row] = await tx
+      .update(patients)
+      .set({ ...opts.values, updatedAt: new Date() })
+      .where(eq(patients.id, opts.id))
+      .returning()
+    if (!row) throw notFound('Patient')
+    await recordAudit(tx, {
+      hospitalId: opts.hospitalId,
+      actorUserId: opts.userId,
+      action: 'patient.updated',
+      entityType: 'patient',
+      entityId: row.id,
+      summary: `Updated ${Object.keys(opts.values).join(', ')} of patient ${row.name}`,
+    })
+    return toPatient(row)
+  })
+}

@@ -1,0 +1,17 @@
+/**
+ * Age in whole years from a calendar date of birth (YYYY-MM-DD): the difference in
+ * years, minus one if this year's birthday has not yet come. Null for a missing or
+ * unreadable date or one in the future.
+ */
+export function ageInYears(dateOfBirth: string | null | undefined, today: Date = new Date()): number | null {
+  if (!dateOfBirth) return null
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth)
+  if (!match) return null
+  const [, y, m, d] = match.map(Number) as [number, number, number, number]
+  const ty = today.getFullYear()
+  const tm = today.getMonth() + 1
+  const td = today.getDate()
+  let age = ty - y
+  if (tm < m || (tm === m && td < d)) age -= 1
+  return age < 0 ? null : age
+}

@@ -1,0 +1,27 @@
+import { z } from 'zod'
+
+/** Every error the API returns has this body; the code decides the HTTP status. */
+export const errorCodes = {
+  VALIDATION: 400,
+  BAD_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const
+
+export type ErrorCode = keyof typeof errorCodes
+
+export const apiIssue = z.object({ path: z.string(), message: z.string() })
+export type ApiIssue = z.infer<typeof apiIssue>
+
+export const apiErrorBody = z.object({
+  message: z.string(),
+  code: z.string(),
+  issues: z.array(apiIssue).optional(),
+})
+export type ApiErrorBody = z.infer<typeof apiErrorBody>

@@ -1,0 +1,29 @@
+import type { Role } from './roles'
+
+/**
+ * The one permission table. Every server route names one of these (or is public,
+ * signed-in only, or super-admin only), and the table below says which roles hold it.
+ * Tenant permissions apply inside the user's own hospital; the super admin holds the
+ * platform permissions only, and sees a hospital's data only as a member of it.
+ */
+export const permissions = [
+  'patients:read',
+  'patients:write',
+  'audit:read',
+  'hospital:manage',
+  'platform:manage',
+] as const
+export type Permission = (typeof permissions)[number]
+
+export const permissionTable: Record<Role, readonly Permission[]> = {
+  super_admin: ['platform:manage'],
+  admin: ['patients:read', 'patients:write', 'audit:read', 'hospital:manage'],
+  doctor: ['patients:read', 'patients:write'],
+  nurse: ['patients:read', 'patients:write'],
+  receptionist: ['patients:read', 'patients:write'],
+  viewer: ['patients:read'],
+}
+
+export function can(role: Role, permission: Permission): boolean {
+  return permissionTable[role].includes(permission)
+}

@@ -1,0 +1,73 @@
+import { z } from 'zod'
+import { normalizePhone } from '../phone'
+import { roles } from '../roles'
+
+export const PASSWORD_MIN = 8
+export const PASSWORD_MAX = 128
+
+export const password = z
+  .string({ message: 'Password is required' })
+  .min(PASSWORD_MIN, { message: `Password must be at least ${PASSWORD_MIN} characters` })
+  .max(PASSWORD_MAX, { message: `Password must be at most ${PASSWORD_MAX} characters` })
+
+export const emailAddress = z
+  .string({ message: 'Email is required' })
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Enter a valid email address' }).max(254))
+
+export const signInInput = z.strictObject({
+  email: emailAddress,
+  password: z.string({ message: 'Password is required' }).min(1, { message: 'Password is required' }),
+  rememberMe: z.boolean().optional(),
+  callbackURL: z.string().optional(),
+})
+
+/** POST /api/auth/trial: a new clinic signs up for the 14-day trial. */
+export const trialSignUpInput = z.strictObject({
+  hospitalName: z
+    .string({ message: 'Clinic or hospital name is required' })
+    .trim()
+    .min(2, { message: 'Clinic or hospital name is required' })
+    .max(200, { message: 'Clinic or hospital name must be at most 200 characters' }),
+  name: z
+    .string({ message: 'Your name is required' })
+    .trim()
+    .min(1, { message: 'Your name is required' })
+    .max(120, { message: 'Name must be at most 120 characters' }),
+  email: emailAddress,
+  password,
+  phone: z
+    .string({ message: 'Mobile number is required' })
+    .trim()
+    .transform((v, ctx) => {
+      const e164 = normalizePhone(v)
+      if (!e164) {
+        ctx.addIssue({ code: 'custom', message: 'Enter a valid mobile number, e.g. 98765 43210' })
+        return z.NEVER
+      }
+      return e164
+    }),
+})
+export type TrialSignUpInput = z.input<typeof trialSignUpInput>
+
+/** GET /api/auth/user (spec "User" plus the hospital). */
+export const currentUser = z.object({
+  id: z.string(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  username: z.string().nullable(),
+  email: z.string(),
+  role: z.enum(roles),
+  isActive: z.boolean(),
+  status: z.enum(['active', 'suspended']),
+  plan: z.string().nullable(),
+  profileImageUrl: z.string().nullable(),
+  isSuperAdmin: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  createdAt: z.string(),
+  hospitalId: z.string().nullable(),
+  hospitalName: z.string().nullable(),
+  timeZone: z.string(),
+})
+export type CurrentUser = z.infer<typeof currentUser>

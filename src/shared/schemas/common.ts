@@ -1,0 +1,47 @@
+import { z } from 'zod'
+
+export const uuidParam = z.strictObject({ id: z.uuid({ message: 'Must be a valid id' }) })
+
+/** Optional free text: trimmed, '' becomes null, capped at `max` characters. */
+export function optionalText(max: number) {
+  return z
+    .string({ message: 'Must be text' })
+    .trim()
+    .max(max, { message: `Must be at most ${max} characters` })
+    .transform((v) => (v === '' ? null : v))
+    .nullish()
+    .transform((v) => v ?? null)
+}
+
+export function requiredText(label: string, max: number) {
+  return z
+    .string({ message: `${label} is required` })
+    .trim()
+    .min(1, { message: `${label} is required` })
+    .max(max, { message: `${label} must be at most ${max} characters` })
+}
+
+/** A calendar date in YYYY-MM-DD form that really exists. */
+export const isoDate = z
+  .string({ message: 'Must be a date (YYYY-MM-DD)' })
+  .regex(/^\d{4}-\d{2}-\d{2}$/, { message: 'Must be a date (YYYY-MM-DD)' })
+  .refine(
+    (v) => {
+      const d = new Date(`${v}T00:00:00Z`)
+      return !Number.isNaN(d.getTime()) && d.toISOString().startsWith(v)
+    },
+    { message: 'Must be a real calendar date' },
+  )
+
+export const paginationQuery = {
+  limit: z.coerce
+    .number({ message: 'limit must be a number' })
+    .int({ message: 'limit must be a whole number' })
+    .min(1, { message: 'limit must be at least 1' })
+    .max(500, { message: 'limit must be at most 500' })
+    .optional(),
+  cursor: z.string().max(500, { message: 'cursor is too long' }).optional(),
+}
+
+/** Header carrying the cursor of the next page on list endpoints that answer with an array. */
+export const NEXT_CURSOR_HEADER = 'x-next-cursor'
