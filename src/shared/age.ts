@@ -8,6 +8,8 @@ export function ageInYears(dateOfBirth: string | null | undefined, today: Date =
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth)
   if (!match) return null
   const [, y, m, d] = match.map(Number) as [number, number, number, number]
+  const real = new Date(Date.UTC(y, m - 1, d))
+  if (real.getUTCFullYear() !== y || real.getUTCMonth() !== m - 1 || real.getUTCDate() !== d) return null
   const ty = today.getFullYear()
   const tm = today.getMonth() + 1
   const td = today.getDate()

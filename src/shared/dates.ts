@@ -1,5 +1,5 @@
 import { TZDate } from '@date-fns/tz'
-import { format, formatDistanceToNowStrict } from 'date-fns'
+import { format, formatDistanceStrict } from 'date-fns'
 
 export const DEFAULT_TIME_ZONE = 'Asia/Kolkata'
 export const DATE_FORMAT = 'MMM dd, yyyy'
@@ -25,7 +25,7 @@ export function formatTime(value: DateInput, timeZone: string = DEFAULT_TIME_ZON
 export function formatAgo(value: DateInput, now: Date = new Date()): string {
   const then = new Date(value)
   if (then.getTime() > now.getTime()) return 'just now'
-  return formatDistanceToNowStrict(then, { addSuffix: true, roundingMethod: 'floor' }).replace(
+  return formatDistanceStrict(then, now, { addSuffix: true, roundingMethod: 'floor' }).replace(
     /^0 seconds ago$/,
     'just now',
   )

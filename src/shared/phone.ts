@@ -7,7 +7,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/min'
  */
 export function normalizePhone(input: string, defaultCountry: 'IN' = 'IN'): string | null {
   const trimmed = input.trim()
-  if (!/^[+\d][\d\s().-]*$/.test(trimmed)) return null
+  if (!/^[+(\d][\d\s().-]*$/.test(trimmed)) return null
   const parsed = parsePhoneNumberFromString(trimmed, defaultCountry)
   if (!parsed || !parsed.isValid()) return null
   return parsed.number

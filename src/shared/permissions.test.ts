@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest'
+import { can, type Permission, permissions, permissionTable } from './permissions'
+import { type Role, roles } from './roles'
+
+/**
+ * GitLab-style: every role against every permission, each cell written out. Adding a
+ * role or a permission fails this test until someone decides every new cell.
+ */
+const expected: Record<Role, Record<Permission, boolean>> = {
+  super_admin: {
+    'patients:read': false,
+    'patients:write': false,
+    'audit:read': false,
+    'hospital:manage': false,
+    'platform:manage': true,
+  },
+  admin: {
+    'patients:read': true,
+    'patients:write': true,
+    'audit:read': true,
+    'hospital:manage': true,
+    'platform:manage': false,
+  },
+  doctor: {
+    'patients:read': true,
+    'patients:write': true,
+    'audit:read': false,
+    'hospital:manage': false,
+    'platform:manage': false,
+  },
+  nurse: {
+    'patients:read': true,
+    'patients:write': true,
+    'audit:read': false,
+    'hospital:manage': false,
+    'platform:manage': false,
+  },
+  receptionist: {
+    'patients:read': true,
+    'patients:write': true,
+    'audit:read': false,
+    'hospital:manage': false,
+    'platform:manage': false,
+  },
+  viewer: {
+    'patients:read': true,
+    'patients:write': false,
+    'audit:read': false,
+    'hospital:manage': false,
+    'platform:manage': false,
+  },
+}
+
+describe('permission table', () => {
+  it('covers exactly the known roles and permissions', () => {
+    expect(Object.keys(expected).sort()).toEqual([...roles].sort())
+    expect(Object.keys(permissionTable).sort()).toEqual([...roles].sort())
+    for (const role of roles) {
+      expect(Object.keys(expected[role]).sort(), role).toEqual([...permissions].sort())
+    }
+  })
+
+  const cells = roles.flatMap((role) => permissions.map((permission) => [role, permission] as const))
+  it.each(cells)('%s / %s', (role, permission) => {
+    const allowed = expected[role][permission]
+    expect(can(role, permission)).toBe(allowed)
+  })
+
+  it('names only known permissions, each once', () => {
+    for (const role of roles) {
+      const granted = permissionTable[role]
+      expect(new Set(granted).size, role).toBe(granted.length)
+      for (const p of granted) expect(permissions, role).toContain(p)
+    }
+  })
+
+  it('never lets a read-only or platform role write patient data', () => {
+    expect(can('viewer', 'patients:write')).toBe(false)
+    expect(can('super_admin', 'patients:read')).toBe(false)
+    expect(can('super_admin', 'patients:write')).toBe(false)
+  })
+})
