@@ -5,7 +5,7 @@ import Fastify, { type FastifyInstance } from 'fastify'
 import { registerAccessControl } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
 import type { Database } from './db/client'
-import { registerErrorHandler } from './http/error-handler'
+import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { registerSpa } from './http/spa'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -61,6 +61,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   sessionRoutes(app, { db, auth, signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 } })
   patientsRoutes(app, { db })
 
-  if (options.clientDir) await registerSpa(app, options.clientDir)
+  registerNotFound(app, options.clientDir ? await registerSpa(app, options.clientDir) : false)
   return { app, auth, database: options.database }
 }

@@ -69,6 +69,8 @@ export function createAuth(options: AuthOptions) {
       customRules: { '/sign-in/email': { window: 60, max: 20 }, '/two-factor/verify-totp': { window: 60, max: 10 } },
     },
     advanced: {
+      // better-auth skips its origin/CSRF checks when NODE_ENV=test; keep them on everywhere.
+      disableOriginCheck: false,
       cookiePrefix: 'arogya',
       useSecureCookies: options.baseURL?.startsWith('https://') ?? false,
     },
@@ -80,8 +82,8 @@ export function createAuth(options: AuthOptions) {
               .select({ isActive: user.isActive, banned: user.banned })
               .from(user)
               .where(eq(user.id, newSession.userId))
-            if (row?.banned) throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE })
-            if (row && !row.isActive) throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE })
+            if (row?.banned) throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE, code: 'BANNED_USER' })
+            if (row && !row.isActive) throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE, code: 'INACTIVE_USER' })
             return { data: newSession }
           },
         },

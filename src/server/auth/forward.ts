@@ -1,5 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fromNodeHeaders } from 'better-auth/node'
+import type { ApiErrorBody } from '../../shared/api-error'
 import type { Auth } from './auth'
 
 /** Hands a Fastify request to better-auth's web handler and copies its response back. */
@@ -15,7 +16,37 @@ export async function forwardToAuth(auth: Auth, req: FastifyRequest, reply: Fast
   void reply.status(response.status)
   copyHeaders(response.headers, reply)
   const text = await response.text()
+  if (response.status >= 400) {
+    void reply.type('application/json; charset=utf-8').send(errorBody(response.status, text))
+    return
+  }
   void reply.send(text.length ? text : null)
+}
+
+const fallback: Record<number, { code: string; message: string }> = {
+  400: { code: 'BAD_REQUEST', message: 'The request is not valid' },
+  401: { code: 'UNAUTHENTICATED', message: 'Please sign in to continue' },
+  403: { code: 'FORBIDDEN', message: 'You may not do this' },
+  404: { code: 'NOT_FOUND', message: 'Not found' },
+  429: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait a moment and try again.' },
+}
+
+/** better-auth's error (or its empty body) in our one error shape, {message, code}. */
+function errorBody(status: number, text: string): ApiErrorBody {
+  const base = status >= 500
+    ? { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' }
+    : (fallback[status] ?? { code: 'BAD_REQUEST', message: 'The request could not be completed' })
+  if (status >= 500) return base
+  let parsed: { message?: unknown; code?: unknown } = {}
+  try {
+    parsed = text ? (JSON.parse(text) as typeof parsed) : {}
+  } catch {
+    // not JSON: keep the fallback
+  }
+  return {
+    message: typeof parsed.message === 'string' && parsed.message ? parsed.message : base.message,
+    code: typeof parsed.code === 'string' && parsed.code ? parsed.code : base.code,
+  }
 }
 
 export function copyHeaders(headers: Headers, reply: FastifyReply): void {

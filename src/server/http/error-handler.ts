@@ -40,7 +40,19 @@ export function registerErrorHandler(app: FastifyInstance): void {
     void reply.status(status).type('application/json; charset=utf-8').send(body)
   })
 
+}
+
+/**
+ * Unknown routes: under /api a JSON 404; any other GET gets the SPA's index.html (when a
+ * built client is served) so the client router can show the page or its own 404.
+ */
+export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
   app.setNotFoundHandler((req, reply) => {
-    void reply.status(404).send({ message: `No route for ${req.method} ${req.url.split('?')[0]}`, code: 'NOT_FOUND' })
+    const path = req.url.split('?')[0] ?? '/'
+    const isApi = path === '/api' || path.startsWith('/api/')
+    if (serveSpa && !isApi && (req.method === 'GET' || req.method === 'HEAD')) {
+      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html')
+    }
+    return reply.status(404).send({ message: `No route for ${req.method} ${path}`, code: 'NOT_FOUND' })
   })
 }

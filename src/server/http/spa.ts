@@ -4,14 +4,14 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
 
 /**
- * Serves the built SPA: hashed assets cached for a year, index.html never cached, and
- * index.html for any other GET that is not under /api (the client router shows 404s).
+ * Serves the built SPA's files: hashed assets cached for a year, the rest briefly.
+ * Returns whether a built client was found (the not-found handler then serves index.html).
  */
-export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<void> {
+export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<boolean> {
   const indexFile = join(clientDir, 'index.html')
   if (!existsSync(indexFile)) {
     app.log.warn(`No built client in ${clientDir}; run "npm run build". Serving the API only.`)
-    return
+    return false
   }
   await app.register(fastifyStatic, {
     root: clientDir,
@@ -25,11 +25,5 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
       }
     },
   })
-  app.setNotFoundHandler((req, reply) => {
-    const path = req.url.split('?')[0] ?? '/'
-    if (req.method === 'GET' && !path.startsWith('/api/') && path !== '/api') {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html')
-    }
-    return reply.status(404).send({ message: `No route for ${req.method} ${path}`, code: 'NOT_FOUND' })
-  })
+  return true
 }

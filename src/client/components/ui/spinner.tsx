@@ -1,0 +1,18 @@
+import { Loader2 } from 'lucide-react'
+import { cn } from '@/client/lib/cn'
+
+export function Spinner({ className, label = 'Loading' }: { className?: string; label?: string }) {
+  return (
+    <span role="status" aria-label={label} className="inline-flex">
+      <Loader2 className={cn('size-4 animate-spin', className)} aria-hidden="true" />
+    </span>
+  )
+}
+
+export function FullPageSpinner() {
+  return (
+    <div className="flex min-h-screen items-center justify-center">
+      <Spinner className="size-8 text-brand-700" />
+    </div>
+  )
+}

@@ -1,0 +1,21 @@
+import { queryOptions, useQuery } from '@tanstack/react-query'
+import type { CurrentUser } from '@/shared/schemas/auth'
+import { ApiError, api } from '@/client/lib/api-client'
+
+export async function getUser(): Promise<CurrentUser | null> {
+  try {
+    return await api.get<CurrentUser>('/api/auth/user')
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null
+    throw error
+  }
+}
+
+export function getUserQueryOptions() {
+  return queryOptions({ queryKey: ['/api/auth/user'], queryFn: getUser, retry: false })
+}
+
+/** The signed-in user, or null when signed out. */
+export function useUser() {
+  return useQuery(getUserQueryOptions())
+}

@@ -1,0 +1,26 @@
+import { useMutation } from '@tanstack/react-query'
+import { api } from '@/client/lib/api-client'
+import type { CurrentUser, TrialSignUpInput } from '@/shared/schemas/auth'
+
+export interface SignInResult {
+  twoFactorRedirect?: boolean
+  user?: { id: string }
+}
+
+export function useSignIn() {
+  return useMutation({
+    mutationFn: (input: { email: string; password: string }) => api.post<SignInResult>('/api/auth/sign-in/email', input),
+  })
+}
+
+export function useVerifyTotp() {
+  return useMutation({
+    mutationFn: (input: { code: string }) => api.post<unknown>('/api/auth/two-factor/verify-totp', input),
+  })
+}
+
+export function useStartTrial() {
+  return useMutation({
+    mutationFn: (input: TrialSignUpInput) => api.post<CurrentUser>('/api/auth/trial', input),
+  })
+}

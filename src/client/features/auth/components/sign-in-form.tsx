@@ -1,0 +1,84 @@
+import { type FormEvent, useState } from 'react'
+import { Button } from '@/client/components/ui/button'
+import { Field } from '@/client/components/ui/field'
+import { Input } from '@/client/components/ui/input'
+import { ApiError } from '@/client/lib/api-client'
+import { useSignIn, useVerifyTotp } from '../api/sign-in'
+
+function messageOf(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.status === 401) return 'Invalid email or password.'
+    if (error.status === 429) return 'Too many sign-in attempts. Please wait a few minutes and try again.'
+    return error.serverMessage
+  }
+  return 'Could not reach the server. Check your connection and try again.'
+}
+
+export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
+  const signIn = useSignIn()
+  const verify = useVerifyTotp()
+  const [needsCode, setNeedsCode] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  async function submitPassword(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    setError(null)
+    const data = new FormData(event.currentTarget)
+    const email = String(data.get('email') ?? '').trim()
+    const password = String(data.get('password') ?? '')
+    if (!email || !password) return setError('Enter your email and password.')
+    try {
+      const result = await signIn.mutateAsync({ email, password })
+      if (result.twoFactorRedirect) setNeedsCode(true)
+      else onSignedIn()
+    } catch (e) {
+      setError(messageOf(e))
+    }
+  }
+
+  async function submitCode(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault()
+    setError(null)
+    const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '')
+    if (!/^\d{6}$/.test(code)) return setError('Enter the 6-digit code from your authenticator app.')
+    try {
+      await verify.mutateAsync({ code })
+      onSignedIn()
+    } catch (e) {
+      setError(e instanceof ApiError && e.status === 401 ? 'That code is not valid. Try the newest code.' : messageOf(e))
+    }
+  }
+
+  if (needsCode) {
+    return (
+      <form onSubmit={submitCode} className="space-y-4" noValidate>
+        <p className="text-sm text-slate-600">Two-factor authentication is on for this account.</p>
+        <Field id="code" label="Authentication code" error={error ?? undefined}>
+          <Input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} autoFocus />
+        </Field>
+        <Button type="submit" className="w-full" loading={verify.isPending} loadingText="Verifying...">
+          Verify
+        </Button>
+      </form>
+    )
+  }
+
+  return (
+    <form onSubmit={submitPassword} className="space-y-4" noValidate>
+      <Field id="email" label="Email">
+        <Input id="email" name="email" type="email" autoComplete="username" required />
+      </Field>
+      <Field id="password" label="Password">
+        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+      </Field>
+      {error ? (
+        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700">
+          {error}
+        </p>
+      ) : null}
+      <Button type="submit" className="w-full" loading={signIn.isPending} loadingText="Signing in...">
+        Sign In
+      </Button>
+    </form>
+  )
+}

@@ -1,0 +1,50 @@
+import { Button } from '@/client/components/ui/button'
+import { toast } from '@/client/lib/toast'
+import { useCreatePatient } from './api/create-patient'
+import { PatientFormFields } from './components/patient-form-fields'
+import { emptyPatientForm, REQUIRED_FIELDS_MESSAGE, toPayload } from './patient-form'
+import { usePatientForm } from './use-patient-form'
+
+/** /manual-patient: add a patient by hand. */
+export function ManualPatientPage() {
+  const { form, showServerErrors } = usePatientForm()
+  const create = useCreatePatient()
+
+  const onValid = form.handleSubmit(
+    async (values) => {
+      try {
+        const created = await create.mutateAsync(toPayload(values, 'create'))
+        toast.success('Patient Added Successfully!', `${created.firstName} ${created.lastName}`.trim() + ' has been added to the system.')
+        form.reset(emptyPatientForm)
+      } catch (error) {
+        showServerErrors(error)
+        toast.error('Error', 'Failed to add patient. Please check the information and try again.')
+      }
+    },
+    () => {
+      const { name, phone } = form.getValues()
+      if (!name.trim() || !phone.trim()) toast.error('Validation Error', REQUIRED_FIELDS_MESSAGE)
+      else toast.error('Validation Error', 'Please correct the highlighted fields.')
+    },
+  )
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <h1 className="text-2xl font-bold">Manual Patient Entry</h1>
+        <p className="text-slate-600">Add a patient who called or walked in. Fields marked * are required.</p>
+      </div>
+      <form onSubmit={(e) => void onValid(e)} noValidate className="space-y-6">
+        <PatientFormFields register={form.register} errors={form.formState.errors} idPrefix="manual" />
+        <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
+          <Button type="button" variant="outline" onClick={() => form.reset(emptyPatientForm)} disabled={create.isPending}>
+            Clear Form
+          </Button>
+          <Button type="submit" loading={create.isPending} loadingText="Adding Patient...">
+            Add Patient to System
+          </Button>
+        </div>
+      </form>
+    </div>
+  )
+}
