@@ -6,6 +6,7 @@ import { registerAccessControl } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
 import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
+import { registerSameOriginGuard } from './http/same-origin'
 import { registerSpa } from './http/spa'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -56,6 +57,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   })
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(rateLimit, { global: false })
+  registerSameOriginGuard(app, options.baseURL)
   registerAccessControl(app, auth)
 
   sessionRoutes(app, { db, auth, signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 } })

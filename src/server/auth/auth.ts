@@ -4,6 +4,7 @@ import { admin, twoFactor } from 'better-auth/plugins'
 import { adminAc, userAc } from 'better-auth/plugins/admin/access'
 import { eq } from 'drizzle-orm'
 import type { AppDb } from '../db/client'
+import { CLIENT_IP_HEADER } from './client-ip'
 import { account, session, twoFactor as twoFactorTable, user, verification } from '../db/schema/auth'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../shared/schemas/auth'
 
@@ -33,7 +34,8 @@ export function createAuth(options: AuthOptions) {
     appName: 'Arogya CRM',
     basePath: '/api/auth',
     secret: options.secret,
-    ...(options.baseURL ? { baseURL: options.baseURL } : {}),
+    // Without BASE_URL (local use), links and cookies follow the host the request came to.
+    baseURL: options.baseURL ?? { allowedHosts: ['*'], protocol: 'auto' },
     // Same-origin only: the page that posts must be served by the host it posts to.
     trustedOrigins: (request) => [...(options.baseURL ? [options.baseURL] : []), ...originOf(request)],
     database: drizzleAdapter(db, {
@@ -71,6 +73,7 @@ export function createAuth(options: AuthOptions) {
     advanced: {
       // better-auth skips its origin/CSRF checks when NODE_ENV=test; keep them on everywhere.
       disableOriginCheck: false,
+      ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       cookiePrefix: 'arogya',
       useSecureCookies: options.baseURL?.startsWith('https://') ?? false,
     },

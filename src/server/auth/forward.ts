@@ -2,14 +2,38 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fromNodeHeaders } from 'better-auth/node'
 import type { ApiErrorBody } from '../../shared/api-error'
 import type { Auth } from './auth'
+import { CLIENT_IP_HEADER } from './client-ip'
+
+/**
+ * The session token travels only in the HttpOnly cookie: it is removed from JSON bodies
+ * (sign-in answers it by default), so page scripts never see it.
+ */
+function stripSessionToken(text: string): string | null {
+  if (!text.length) return null
+  if (!text.includes('"token"')) return text
+  try {
+    const body = JSON.parse(text) as unknown
+    if (body && typeof body === 'object' && 'token' in body) {
+      const rest = { ...(body as Record<string, unknown>) }
+      delete rest.token
+      return JSON.stringify(rest)
+    }
+  } catch {
+    // not JSON: pass through
+  }
+  return text
+}
 
 /** Hands a Fastify request to better-auth's web handler and copies its response back. */
 export async function forwardToAuth(auth: Auth, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const url = new URL(req.url, `${req.protocol}://${req.host}`)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined
+  const headers = fromNodeHeaders(req.headers)
+  // better-auth's per-IP limits read the client address from this header; only we set it.
+  headers.set(CLIENT_IP_HEADER, req.ip)
   const request = new Request(url, {
     method: req.method,
-    headers: fromNodeHeaders(req.headers),
+    headers,
     ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
   })
   const response = await auth.handler(request)
@@ -20,7 +44,7 @@ export async function forwardToAuth(auth: Auth, req: FastifyRequest, reply: Fast
     void reply.type('application/json; charset=utf-8').send(errorBody(response.status, text))
     return
   }
-  void reply.send(text.length ? text : null)
+  void reply.send(stripSessionToken(text))
 }
 
 const fallback: Record<number, { code: string; message: string }> = {
