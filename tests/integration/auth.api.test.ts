@@ -3,12 +3,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { INACTIVE_MESSAGE, SUSPENDED_MESSAGE } from '../../src/server/auth/auth'
 import { currentUser } from '../../src/shared/schemas/auth'
 import { expectError, expectNoInternals, issuePaths } from '../support/http'
-import { browserHeaders, cookieHeader, login, ORIGIN, sessionToken, signIn } from '../support/login'
+import { browserHeaders, cookieHeader, login, sessionToken, signIn } from '../support/login'
 import { createTestApp, demoEmail, hospitalIdOf, queryRows, SUPER_ADMIN_EMAIL, type TestApp } from '../support/test-app'
 
 let t: TestApp
 beforeAll(async () => {
-  t = await createTestApp()
+  // Injected requests all come from 127.0.0.1; the per-IP test below uses another address.
+  t = await createTestApp({ signInLimit: { perAccount: 10, perIp: 100 } })
 })
 afterAll(async () => {
   await t?.close()
@@ -92,7 +93,17 @@ describe('sign-in', () => {
         callbackURL: 'https://evil.example/phish',
       },
     })
-    expectError(redirect, 403)
+    expect(issuePaths(redirect)).toEqual(['callbackURL'])
+    expect(redirect.headers['set-cookie']).toBeUndefined()
+    for (const callbackURL of ['//evil.example/x', '/\\evil.example', 'javascript:alert(1)']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        headers: browserHeaders(),
+        payload: { email: demoEmail('nurse', 'smiledental'), password: 'wrong', callbackURL },
+      })
+      expectError(res, 400, 'VALIDATION')
+    }
   })
 
   it('tells suspended and inactive users clearly why they cannot sign in', async () => {
@@ -133,6 +144,14 @@ describe('sign-in', () => {
     expectError(await signIn(t.app, email.toUpperCase()), 429, 'RATE_LIMITED')
     // Another account from the same address is unaffected.
     expect((await signIn(t.app, demoEmail('doctor', 'smiledental'))).statusCode).toBe(200)
+  })
+
+  it('limits sign-in attempts per IP address with 429', async () => {
+    const from = (payload: object) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', remoteAddress: '198.51.100.7', headers: browserHeaders(), payload })
+    for (let i = 0; i < 100; i++) expect((await from({ email: `x${i}@example.com` })).statusCode).toBe(400)
+    expectError(await from({ email: demoEmail('doctor'), password: 'arogya-test-password-2026' }), 429, 'RATE_LIMITED')
+    expect((await signIn(t.app, demoEmail('doctor'))).statusCode).toBe(200)
   })
 })
 
@@ -228,14 +247,21 @@ describe('malformed requests', () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/patients?limit=1', headers: { cookie } })).statusCode).toBe(200)
   })
 
-  it('answers a non-JSON body with 415', async () => {
-    const res = await t.app.inject({
+  it('answers a form or text body with a 4xx error body, never a 5xx', async () => {
+    const text = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
-      headers: { origin: ORIGIN, 'content-type': 'text/plain' },
+      headers: { ...browserHeaders(), 'content-type': 'text/plain' },
       payload: 'email=a&password=b',
     })
-    expectError(res, 415, 'UNSUPPORTED_MEDIA_TYPE')
+    expectError(text, 400, 'VALIDATION')
+    const form = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { ...browserHeaders(), 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'email=a&password=b',
+    })
+    expectError(form, 415, 'UNSUPPORTED_MEDIA_TYPE')
   })
 
   it('answers unknown /api paths, inside and outside better-auth, with a JSON 404', async () => {

@@ -2,14 +2,16 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import { TEST_PASSWORD } from './test-app'
 
 /**
- * app.inject() sends `Host: localhost:80`; better-auth trusts the origin of the host the
- * request was made to (auth.ts trustedOrigins), so a same-origin browser would send this.
+ * A browser on http://localhost sends `Host: localhost` and this Origin with every POST.
+ * (app.inject() would send `Host: localhost:80`, which no browser does for a default port.)
+ * Both the same-origin guard and better-auth's origin check accept only the serving host.
  */
-export const ORIGIN = 'http://localhost:80'
+export const HOST = 'localhost'
+export const ORIGIN = `http://${HOST}`
 
 /** Headers a same-origin browser sends with a JSON POST. */
 export function browserHeaders(cookie?: string): Record<string, string> {
-  return { origin: ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }
+  return { host: HOST, origin: ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }
 }
 
 /** POST /api/auth/sign-in/email as a browser would; returns the raw response. */

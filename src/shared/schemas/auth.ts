@@ -20,7 +20,12 @@ export const signInInput = z.strictObject({
   email: emailAddress,
   password: z.string({ message: 'Password is required' }).min(1, { message: 'Password is required' }),
   rememberMe: z.boolean().optional(),
-  callbackURL: z.string().optional(),
+  // Only a path on this site: never a redirect to another origin.
+  callbackURL: z
+    .string()
+    .max(2000)
+    .regex(/^\/(?![/\\])/, { message: 'callbackURL must be a path on this site' })
+    .optional(),
 })
 
 /** POST /api/auth/trial: a new clinic signs up for the 14-day trial. */

@@ -1,5 +1,5 @@
 import { fromNodeHeaders } from 'better-auth/node'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { signInInput, trialSignUpInput } from '../../../shared/schemas/auth'
 import { authed, publicRoute, resolveActor } from '../../auth/access'
 import type { Auth } from '../../auth/auth'
@@ -49,7 +49,7 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
     { config: { ...publicRoute, rateLimit: { max: 10, timeWindow: '1 hour' } } },
     async (req, reply) => {
       const input = parse(trialSignUpInput, req.body)
-      const { headers, userId } = await startTrial(db, auth, input)
+      const { headers, userId } = await startTrial(db, auth, input, fromNodeHeaders(req.headers))
       copyHeaders(headers, reply)
       void reply.header('content-type', 'application/json; charset=utf-8')
       return reply.status(201).send(await getCurrentUser(db, userId))
@@ -58,7 +58,8 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
 
   // Sign-in is better-auth's own endpoint, behind two limits: per IP, then per account.
   const perIp = app.rateLimit({ max: signInLimit.perIp, timeWindow: '15 minutes', keyGenerator: (req) => `ip:${req.ip}` })
-  const perAccount = app.rateLimit({
+  // A second app.rateLimit() handler would be skipped: the plugin runs one per request.
+  const accountLimit = app.createRateLimit({
     max: signInLimit.perAccount,
     timeWindow: '15 minutes',
     keyGenerator: (req) => {
@@ -66,6 +67,12 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
       return `acct:${typeof email === 'string' ? email.trim().toLowerCase() : ''}`
     },
   })
+  const perAccount = async (req: FastifyRequest) => {
+    const limit = await accountLimit(req)
+    if (!limit.isAllowed && limit.isExceeded) {
+      throw new AppError('RATE_LIMITED', 'Too many sign-in attempts for this account. Please wait 15 minutes and try again.')
+    }
+  }
   app.post(
     '/api/auth/sign-in/email',
     { config: { ...publicRoute, rateLimit: false }, onRequest: perIp, preHandler: perAccount },

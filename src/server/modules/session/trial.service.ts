@@ -21,6 +21,8 @@ export async function startTrial(
   db: AppDb,
   auth: Auth,
   input: z.output<typeof trialSignUpInput>,
+  /** The request's headers: better-auth resolves its (per-host) base URL from them. */
+  requestHeaders: Headers,
 ): Promise<{ headers: Headers; userId: string; hospitalId: string }> {
   const [existing] = await withPlatform(db, (tx) => tx.select({ id: user.id }).from(user).where(eq(user.email, input.email)))
   if (existing) {
@@ -46,6 +48,7 @@ export async function startTrial(
   try {
     const result = await auth.api.signUpEmail({
       body: { name: input.name, email: input.email, password: input.password },
+      headers: requestHeaders,
       returnHeaders: true,
     })
     const userId = result.response.user.id
