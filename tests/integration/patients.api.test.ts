@@ -234,11 +234,11 @@ describe('another hospital’s patients', () => {
   })
 
   it('never appear in another hospital’s list or search', async () => {
-    const own = patientsOf(await listPatients(t.app, cookies.smileAdmin, '?limit=500'))
+    const own = patientsOf(await listPatients(t.app, cookies.smileAdmin!, '?limit=500'))
     expect(own.length).toBeGreaterThan(0)
     expect(own.every((p) => p.hospitalId === smileId)).toBe(true)
     expect(own.some((p) => p.id === target.id)).toBe(false)
-    const search = patientsOf(await listPatients(t.app, cookies.smileAdmin, `?search=${encodeURIComponent(target.name)}`))
+    const search = patientsOf(await listPatients(t.app, cookies.smileAdmin!, `?search=${encodeURIComponent(target.name)}`))
     expect(search.some((p) => p.id === target.id)).toBe(false)
   })
 })
