@@ -8,6 +8,7 @@ import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSpa } from './http/spa'
+import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 
@@ -62,6 +63,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   sessionRoutes(app, { db, auth, signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 } })
   patientsRoutes(app, { db })
+  demoRequestsRoutes(app, { db })
 
   registerNotFound(app, options.clientDir ? await registerSpa(app, options.clientDir) : false)
   return { app, auth, database: options.database }

@@ -11,10 +11,11 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
+import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as patients from './schema/patients'
 
-export const schema = { ...hospitals, ...auth, ...patients, ...audit }
+export const schema = { ...hospitals, ...auth, ...patients, ...audit, ...demoRequests }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>

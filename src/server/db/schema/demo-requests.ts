@@ -1,0 +1,25 @@
+import { sql } from 'drizzle-orm'
+import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { demoRequestSources, preferredTimes } from '../../../shared/schemas/demo-requests'
+
+/**
+ * Demo requests from the signed-out marketing site. A platform table: no hospital owns
+ * a request (the visitor is not a tenant yet), so no hospital_id and no RLS; only super
+ * admins read it.
+ */
+export const demoRequests = pgTable(
+  'demo_requests',
+  {
+    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    organization: text('organization').notNull(),
+    /** E.164, e.g. +919876543210. */
+    mobile: text('mobile').notNull(),
+    email: text('email'),
+    city: text('city'),
+    preferredTime: text('preferred_time', { enum: preferredTimes }).notNull().default('any'),
+    source: text('source', { enum: demoRequestSources }).notNull().default('landing'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [index('demo_requests_created_idx').on(t.createdAt, t.id)],
+)
