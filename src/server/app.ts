@@ -65,6 +65,6 @@ export async function buildApp(options: AppOptions): Promise<App> {
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
 
-  registerNotFound(app, options.clientDir ? await registerSpa(app, options.clientDir) : false)
+  registerNotFound(app, options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false)
   return { app, auth, database: options.database }
 }

@@ -2,12 +2,14 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance } from 'fastify'
+import { seoRoutes } from '../modules/seo/seo.routes'
 
 /**
- * Serves the built SPA's files: hashed assets cached for a year, the rest briefly.
+ * Serves the built SPA's files: hashed assets cached for a year, the rest briefly, plus the
+ * marketing pages' head tags, /robots.txt and /sitemap.xml (modules/seo).
  * Returns whether a built client was found (the not-found handler then serves index.html).
  */
-export async function registerSpa(app: FastifyInstance, clientDir: string): Promise<boolean> {
+export async function registerSpa(app: FastifyInstance, clientDir: string, baseURL?: string | undefined): Promise<boolean> {
   const indexFile = join(clientDir, 'index.html')
   if (!existsSync(indexFile)) {
     app.log.warn(`No built client in ${clientDir}; run "npm run build". Serving the API only.`)
@@ -25,5 +27,6 @@ export async function registerSpa(app: FastifyInstance, clientDir: string): Prom
       }
     },
   })
+  seoRoutes(app, { clientDir, baseURL })
   return true
 }
