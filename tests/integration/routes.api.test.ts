@@ -1,0 +1,117 @@
+import type * as FastifyModule from 'fastify'
+import type { FastifyInstance, RouteOptions } from 'fastify'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { Access } from '../../src/server/auth/access'
+import { buildApp } from '../../src/server/app'
+import { permissions } from '../../src/shared/permissions'
+import { expectError } from '../support/http'
+import { openTestDatabase, TEST_AUTH_SECRET, type TestDatabase } from '../support/test-app'
+
+/** Every route any Fastify instance registers in this file, seen by an onRoute hook added at creation. */
+const seen = vi.hoisted(() => [] as { method: string; url: string; access: unknown }[])
+
+vi.mock('fastify', async (importOriginal) => {
+  const original = await importOriginal<typeof FastifyModule>()
+  const factory = ((opts?: object) => {
+    const instance = original.default(opts)
+    instance.addHook('onRoute', (route: RouteOptions) => {
+      for (const method of ([] as string[]).concat(route.method)) {
+        seen.push({ method, url: route.url, access: (route.config as { access?: unknown } | undefined)?.access })
+      }
+    })
+    return instance
+  }) as unknown as typeof original.default
+  return { ...original, default: factory, fastify: factory }
+})
+
+/**
+ * Routes anyone may call without signing in. Adding one here is a deliberate decision;
+ * any other public /api route fails this test.
+ */
+const PUBLIC_ROUTES = [
+  'GET /api/login',
+  'GET /api/logout',
+  'POST /api/auth/trial',
+  'POST /api/auth/sign-in/email',
+  'POST /api/auth/sign-up/email',
+  'GET /api/auth/*',
+  'POST /api/auth/*',
+  // The landing page's demo-request form (rate-limited per IP).
+  'POST /api/demo-requests',
+]
+
+let database: TestDatabase
+let app: FastifyInstance
+
+beforeAll(async () => {
+  database = await openTestDatabase()
+  app = (await buildApp({ database: database.database, authSecret: TEST_AUTH_SECRET, logLevel: 'silent', authRateLimit: false })).app
+})
+afterAll(async () => {
+  await app?.close()
+  await database?.drop()
+})
+
+const apiRoutes = () => seen.filter((r) => r.url.startsWith('/api') && r.method !== 'HEAD')
+const isAccess = (value: unknown): value is Access => {
+  const a = value as Access | undefined
+  if (!a || typeof a !== 'object') return false
+  switch (a.kind) {
+    case 'public':
+    case 'authed':
+    case 'superAdmin':
+      return true
+    case 'permission':
+      return (permissions as readonly string[]).includes(a.permission)
+    default:
+      return false
+  }
+}
+
+describe('route catalog', () => {
+  it('sees the app’s routes', () => {
+    const keys = apiRoutes().map((r) => `${r.method} ${r.url}`)
+    expect(keys).toEqual(expect.arrayContaining(['GET /api/patients', 'POST /api/patients/manual', 'PATCH /api/patients/:id', 'GET /api/auth/user']))
+  })
+
+  it('has a valid access rule on every /api route', () => {
+    const missing = apiRoutes().filter((r) => !isAccess(r.access)).map((r) => `${r.method} ${r.url}`)
+    expect(missing).toEqual([])
+  })
+
+  it('makes only the allowlisted routes public', () => {
+    const open = apiRoutes().filter((r) => (r.access as Access).kind === 'public').map((r) => `${r.method} ${r.url}`)
+    expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort())
+  })
+
+  it('answers every guarded route with 401 when signed out', async () => {
+    await app.ready()
+    const guarded = apiRoutes().filter((r) => (r.access as Access).kind !== 'public')
+    expect(guarded.length).toBeGreaterThan(0)
+    for (const route of guarded) {
+      const url = route.url.replace(/:[A-Za-z]+/g, crypto.randomUUID()).replace('*', 'x')
+      const res = await app.inject({ method: route.method as 'GET', url, ...(route.method === 'GET' ? {} : { payload: {} }) })
+      expectError(res, 401, 'UNAUTHENTICATED')
+    }
+  })
+})
+
+describe('registering a route', () => {
+  it('throws for an /api route without an access rule, and accepts one with it', async () => {
+    const fresh = await buildApp({ database: database.database, authSecret: TEST_AUTH_SECRET, logLevel: 'silent' })
+    try {
+      const handler = async () => ({ ok: true })
+      expect(() => fresh.app.get('/api/unguarded', handler)).toThrow(/declares no access rule/)
+      expect(() => fresh.app.route({ method: ['GET', 'POST'], url: '/api/unguarded-too', handler })).toThrow(/declares no access rule/)
+      expect(() => fresh.app.post('/api/guarded', { config: { access: { kind: 'authed' } } }, handler)).not.toThrow()
+      expect(() => fresh.app.get('/healthz', handler)).not.toThrow()
+      await expect(
+        fresh.app.register(async (child) => {
+          child.get('/api/in-a-plugin', handler)
+        }),
+      ).rejects.toThrow(/declares no access rule/)
+    } finally {
+      await fresh.app.close()
+    }
+  })
+})
