@@ -30,12 +30,15 @@ async function insertPatients(
 ): Promise<void> {
   const rows = generatePatients(hospitalId, count, createRng(seed), region)
   await withTenant(db, { hospitalId, userId: null }, async (tx) => {
-    for (let i = 0; i < rows.length; i += BATCH) await tx.insert(patients).values(rows.slice(i, i + BATCH))
+    for (let i = 0; i < rows.length; i += BATCH)
+      await tx.insert(patients).values(rows.slice(i, i + BATCH))
   })
 }
 
 async function hospitalId(db: AppDb, email: string): Promise<string> {
-  const rows = await withPlatform(db, (tx) => tx.select({ id: hospitals.id, email: hospitals.email }).from(hospitals))
+  const rows = await withPlatform(db, (tx) =>
+    tx.select({ id: hospitals.id, email: hospitals.email }).from(hospitals),
+  )
   const row = rows.find((r) => r.email === email)
   if (!row) throw new Error(`bench: hospital ${email} missing`)
   return row.id
@@ -52,7 +55,13 @@ export async function seedBench(db: AppDb, auth: Auth): Promise<string> {
     const [row] = await withPlatform(db, (tx) =>
       tx
         .insert(hospitals)
-        .values({ name: h.name, email: h.email, hospitalType: 'clinic', plan: 'professional', subscriptionStatus: 'active' })
+        .values({
+          name: h.name,
+          email: h.email,
+          hospitalType: 'clinic',
+          plan: 'professional',
+          subscriptionStatus: 'active',
+        })
         .returning({ id: hospitals.id }),
     )
     if (!row) throw new Error('bench: hospital not created')
