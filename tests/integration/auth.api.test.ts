@@ -264,6 +264,22 @@ describe('malformed requests', () => {
     expectError(form, 415, 'UNSUPPORTED_MEDIA_TYPE')
   })
 
+  it('refuses text PostgreSQL cannot store (NUL, lone surrogates) with 400, also on better-auth routes', async () => {
+    const cookie = await login(t.app, demoEmail('doctor', 'smiledental'))
+    for (const payload of [{ name: 'Dr. A\u0000' }, { name: 'Dr. \uD800' }, { image: 'x\u0000' }]) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/update-user', headers: browserHeaders(cookie), payload: JSON.stringify(payload) })
+      expect(issuePaths(res)).toEqual(Object.keys(payload))
+    }
+    const signInNul = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: browserHeaders(),
+      payload: JSON.stringify({ email: demoEmail('doctor', 'smiledental'), password: 'x\u0000' }),
+    })
+    expect(issuePaths(signInNul)).toEqual(['password'])
+    expect((await me(cookie)).json()).toMatchObject({ firstName: 'Dr. Rajesh' })
+  })
+
   it('answers unknown /api paths, inside and outside better-auth, with a JSON 404', async () => {
     expectError(await t.app.inject({ method: 'GET', url: '/api/nope' }), 404, 'NOT_FOUND')
     expectError(await t.app.inject({ method: 'GET', url: '/api/auth/nope' }), 404, 'NOT_FOUND')

@@ -95,6 +95,19 @@ describe('GET /api/patients', () => {
     expect(issuePaths(await listPatients(t.app, cookie, '?cursor=not-a-cursor'))).toEqual(['cursor'])
     const forged = Buffer.from(JSON.stringify({ name: "' or 1=1 --", id: 'x' })).toString('base64url')
     expect(issuePaths(await listPatients(t.app, cookie, `?cursor=${forged}`))).toEqual(['cursor'])
+    const cursor = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
+    for (const value of [
+      { name: 'a\u0000b', id: crypto.randomUUID() },
+      { name: 'a', id: '-'.repeat(36) },
+      { name: 'a', id: 'g'.repeat(8) + crypto.randomUUID().slice(8) },
+      { name: 42, id: crypto.randomUUID() },
+      [],
+    ]) {
+      expect(issuePaths(await listPatients(t.app, cookie, `?cursor=${cursor(value)}`)), JSON.stringify(value)).toEqual(['cursor'])
+    }
+    expect(issuePaths(await listPatients(t.app, cookie, '?search=a%00b'))).toEqual(['search'])
+    // Invalid UTF-8 in the URL is decoded as replacement characters: a search like any other.
+    expect(patientsOf(await listPatients(t.app, cookie, '?search=%ED%A0%80'))).toEqual([])
     expect(issuePaths(await listPatients(t.app, cookie, '?sort=name'))).toEqual(['query'])
     expectError(await listPatients(t.app, cookie, `?search=${'x'.repeat(201)}`), 400, 'VALIDATION')
     expectError(await listPatients(t.app, cookie, '?search=a&search=b'), 400, 'VALIDATION')

@@ -168,6 +168,17 @@ describe('POST /api/patients/manual', () => {
     expect(await countRows(t.db, 'patients')).toBe(before)
   })
 
+  const textFields = ['name', 'address', 'emergencyContact', 'medicalHistory', 'allergies', 'insuranceProvider', 'insuranceNumber']
+  it.each(textFields.flatMap((field) => ['a\u0000b', 'a\uD800b', '\uDC00'].map((bad) => [field, bad] as const)))(
+    'refuses %s containing %j with a 400 (PostgreSQL text cannot hold it faithfully)',
+    async (field, bad) => {
+      const create = await createPatient(t.app, cookies.admin, manualPatientPayload({ [field]: `x${bad}` }))
+      expect(issuePaths(create)).toEqual([field])
+      const patch = await patchPatient(t.app, cookies.admin, target.id, { [field]: `x${bad}` })
+      expect(issuePaths(patch)).toEqual([field])
+    },
+  )
+
   it('rolls the patient back when its audit row cannot be written, with a generic 500', async () => {
     const before = await countRows(t.db, 'patients')
     await t.db.execute(sql`alter table audit_events rename to audit_events_away`)

@@ -1,6 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fromNodeHeaders } from 'better-auth/node'
 import type { ApiErrorBody } from '../../shared/api-error'
+import { rejectInvalidText } from '../http/parse'
 import type { Auth } from './auth'
 import { CLIENT_IP_HEADER } from './client-ip'
 
@@ -28,6 +29,7 @@ function stripSessionToken(text: string): string | null {
 export async function forwardToAuth(auth: Auth, req: FastifyRequest, reply: FastifyReply): Promise<void> {
   const url = new URL(req.url, `${req.protocol}://${req.host}`)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined
+  if (hasBody) rejectInvalidText(req.body)
   const headers = fromNodeHeaders(req.headers)
   // better-auth's per-IP limits read the client address from this header; only we set it.
   headers.set(CLIENT_IP_HEADER, req.ip)

@@ -52,7 +52,12 @@ function encodeCursor(row: PatientRow): string {
 function decodeCursor(cursor: string): Cursor {
   try {
     const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<Cursor>
-    if (typeof value.name === 'string' && typeof value.id === 'string' && /^[0-9a-f-]{36}$/i.test(value.id)) {
+    if (
+      typeof value.name === 'string' &&
+      !value.name.includes('\u0000') &&
+      typeof value.id === 'string' &&
+      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.id)
+    ) {
       return { name: value.name, id: value.id }
     }
   } catch {
