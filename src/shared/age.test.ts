@@ -64,7 +64,10 @@ describe('ageInYears', () => {
           const dob = new Date(birth.getFullYear(), birth.getMonth(), birth.getDate())
           const today = new Date(dob.getTime() + daysLater * day + 12 * 3600 * 1000)
           const iso = `${dob.getFullYear()}-${String(dob.getMonth() + 1).padStart(2, '0')}-${String(dob.getDate()).padStart(2, '0')}`
-          const expectedAge = differenceInYears(new Date(today.getFullYear(), today.getMonth(), today.getDate()), dob)
+          const expectedAge = differenceInYears(
+            new Date(today.getFullYear(), today.getMonth(), today.getDate()),
+            dob,
+          )
           expect(ageInYears(iso, today)).toBe(expectedAge)
         },
       ),

@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { DATE_FORMAT, DEFAULT_TIME_ZONE, formatAgo, formatCalendarDate, formatDate, formatTime, TIME_FORMAT } from './dates'
+import {
+  DATE_FORMAT,
+  DEFAULT_TIME_ZONE,
+  formatAgo,
+  formatCalendarDate,
+  formatDate,
+  formatTime,
+  TIME_FORMAT,
+} from './dates'
 
 describe('date and time formats', () => {
   const savedTz = process.env.TZ

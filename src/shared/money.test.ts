@@ -4,12 +4,36 @@ import { formatMoney, formatRupees, rupeesToPaise } from './money'
 
 /** Arabic-Indic digits (ar-SA) read as ASCII so every locale can be compared. */
 function asciiDigits(text: string): string {
-  return text.replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660)).replace(/\D/g, '')
+  return text
+    .replace(/[\u0660-\u0669]/g, (d) => String(d.charCodeAt(0) - 0x0660))
+    .replace(/\D/g, '')
 }
 
 const specCodes = [
-  'USD', 'EUR', 'GBP', 'JPY', 'CAD', 'AUD', 'CHF', 'CNY', 'INR', 'KRW', 'BRL', 'MXN',
-  'SGD', 'HKD', 'NZD', 'SEK', 'NOK', 'DKK', 'PLN', 'RUB', 'AED', 'SAR', 'ZAR', 'TRY',
+  'USD',
+  'EUR',
+  'GBP',
+  'JPY',
+  'CAD',
+  'AUD',
+  'CHF',
+  'CNY',
+  'INR',
+  'KRW',
+  'BRL',
+  'MXN',
+  'SGD',
+  'HKD',
+  'NZD',
+  'SEK',
+  'NOK',
+  'DKK',
+  'PLN',
+  'RUB',
+  'AED',
+  'SAR',
+  'ZAR',
+  'TRY',
 ]
 
 describe('formatMoney', () => {

@@ -60,7 +60,9 @@ describe('permission table', () => {
     }
   })
 
-  const cells = roles.flatMap((role) => permissions.map((permission) => [role, permission] as const))
+  const cells = roles.flatMap((role) =>
+    permissions.map((permission) => [role, permission] as const),
+  )
   it.each(cells)('%s / %s', (role, permission) => {
     const allowed = expected[role][permission]
     expect(can(role, permission)).toBe(allowed)

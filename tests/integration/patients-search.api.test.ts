@@ -6,7 +6,13 @@ import type { Patient } from '../../src/shared/schemas/patients'
 import { expectError, issuePaths } from '../support/http'
 import { login } from '../support/login'
 import { listPatients, patientsOf } from '../support/patients'
-import { createTestApp, demoEmail, hospitalIdOf, queryRows, type TestApp } from '../support/test-app'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  queryRows,
+  type TestApp,
+} from '../support/test-app'
 
 let t: TestApp
 let cookie: string
@@ -29,7 +35,9 @@ afterAll(async () => {
 })
 
 async function search(text: string): Promise<Patient[]> {
-  return patientsOf(await listPatients(t.app, cookie, `?limit=500&search=${encodeURIComponent(text)}`))
+  return patientsOf(
+    await listPatients(t.app, cookie, `?limit=500&search=${encodeURIComponent(text)}`),
+  )
 }
 
 /** What the spec says a search matches: name or email case-insensitively, or phone digits. */
@@ -84,7 +92,11 @@ describe('GET /api/patients', () => {
     const letter = 'a'
     const expected = all.filter((x) => matches(x, letter)).map((x) => x.id)
     const first = await listPatients(t.app, cookie, `?search=${letter}&limit=5`)
-    const second = await listPatients(t.app, cookie, `?search=${letter}&limit=500&cursor=${first.headers[NEXT_CURSOR_HEADER] as string}`)
+    const second = await listPatients(
+      t.app,
+      cookie,
+      `?search=${letter}&limit=500&cursor=${first.headers[NEXT_CURSOR_HEADER] as string}`,
+    )
     expect([...patientsOf(first), ...patientsOf(second)].map((x) => x.id)).toEqual(expected)
   })
 
@@ -92,8 +104,12 @@ describe('GET /api/patients', () => {
     expect(issuePaths(await listPatients(t.app, cookie, '?limit=0'))).toEqual(['limit'])
     expect(issuePaths(await listPatients(t.app, cookie, '?limit=501'))).toEqual(['limit'])
     expect(issuePaths(await listPatients(t.app, cookie, '?limit=ten'))).toEqual(['limit'])
-    expect(issuePaths(await listPatients(t.app, cookie, '?cursor=not-a-cursor'))).toEqual(['cursor'])
-    const forged = Buffer.from(JSON.stringify({ name: "' or 1=1 --", id: 'x' })).toString('base64url')
+    expect(issuePaths(await listPatients(t.app, cookie, '?cursor=not-a-cursor'))).toEqual([
+      'cursor',
+    ])
+    const forged = Buffer.from(JSON.stringify({ name: "' or 1=1 --", id: 'x' })).toString(
+      'base64url',
+    )
     expect(issuePaths(await listPatients(t.app, cookie, `?cursor=${forged}`))).toEqual(['cursor'])
     const cursor = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url')
     for (const value of [
@@ -103,7 +119,10 @@ describe('GET /api/patients', () => {
       { name: 42, id: crypto.randomUUID() },
       [],
     ]) {
-      expect(issuePaths(await listPatients(t.app, cookie, `?cursor=${cursor(value)}`)), JSON.stringify(value)).toEqual(['cursor'])
+      expect(
+        issuePaths(await listPatients(t.app, cookie, `?cursor=${cursor(value)}`)),
+        JSON.stringify(value),
+      ).toEqual(['cursor'])
     }
     expect(issuePaths(await listPatients(t.app, cookie, '?search=a%00b'))).toEqual(['search'])
     // Invalid UTF-8 in the URL is decoded as replacement characters: a search like any other.
@@ -119,17 +138,32 @@ describe('search', () => {
     const part = p.name.split(' ')[0]!.slice(0, 4)
     for (const text of [part, part.toUpperCase(), part.toLowerCase(), p.name.toUpperCase()]) {
       const found = await search(text)
-      expect(found.map((x) => x.id), text).toContain(p.id)
-      expect(found.every((x) => matches(x, text)), text).toBe(true)
-      expect(found.map((x) => x.id), text).toEqual(all.filter((x) => matches(x, text)).map((x) => x.id))
+      expect(
+        found.map((x) => x.id),
+        text,
+      ).toContain(p.id)
+      expect(
+        found.every((x) => matches(x, text)),
+        text,
+      ).toBe(true)
+      expect(
+        found.map((x) => x.id),
+        text,
+      ).toEqual(all.filter((x) => matches(x, text)).map((x) => x.id))
     }
   })
 
   it('matches an email, whatever the letter case', async () => {
     for (const text of [p.email, p.email.toUpperCase(), p.email.split('@')[0]!]) {
       const found = await search(text)
-      expect(found.map((x) => x.id), text).toContain(p.id)
-      expect(found.every((x) => matches(x, text)), text).toBe(true)
+      expect(
+        found.map((x) => x.id),
+        text,
+      ).toContain(p.id)
+      expect(
+        found.every((x) => matches(x, text)),
+        text,
+      ).toBe(true)
     }
   })
 
@@ -147,8 +181,14 @@ describe('search', () => {
     ]
     for (const text of typed) {
       const found = await search(text)
-      expect(found.map((x) => x.id), text).toContain(p.id)
-      expect(found.every((x) => matches(x, text)), text).toBe(true)
+      expect(
+        found.map((x) => x.id),
+        text,
+      ).toContain(p.id)
+      expect(
+        found.every((x) => matches(x, text)),
+        text,
+      ).toBe(true)
     }
   })
 
@@ -159,7 +199,9 @@ describe('search', () => {
     expect(await search('\\')).toEqual([])
     expect(await search("'; drop table patients; --")).toEqual([])
     expect(await search('00000000000')).toEqual([])
-    expect(patientsOf(await listPatients(t.app, cookie, '?limit=500'))).toHaveLength(PATIENTS_PER_DEMO_HOSPITAL)
+    expect(patientsOf(await listPatients(t.app, cookie, '?limit=500'))).toHaveLength(
+      PATIENTS_PER_DEMO_HOSPITAL,
+    )
   })
 
   it('treats an empty or blank search as no search', async () => {

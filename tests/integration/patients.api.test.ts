@@ -60,7 +60,9 @@ describe('who may call which patients route', () => {
     superAdmin: { list: 403, get: 403, create: 403, patch: 403 },
     signedOut: { list: 401, get: 401, create: 401, patch: 401 },
   }
-  const cases = (Object.keys(expected) as Caller[]).flatMap((caller) => routes.map((route) => [caller, route] as const))
+  const cases = (Object.keys(expected) as Caller[]).flatMap((caller) =>
+    routes.map((route) => [caller, route] as const),
+  )
 
   it.each(cases)('%s: %s', async (caller, route) => {
     const cookie = caller === 'signedOut' ? undefined : cookies[caller]
@@ -69,12 +71,22 @@ describe('who may call which patients route', () => {
     const auditBefore = await countRows(t.db, 'audit_events')
     const res =
       route === 'list'
-        ? await t.app.inject({ method: 'GET', url: '/api/patients', headers: cookie ? { cookie } : {} })
+        ? await t.app.inject({
+            method: 'GET',
+            url: '/api/patients',
+            headers: cookie ? { cookie } : {},
+          })
         : route === 'get'
           ? await getPatient(t.app, cookie, target.id)
           : route === 'create'
-            ? await createPatient(t.app, cookie, manualPatientPayload({ name: `Created by ${caller}` }))
-            : await patchPatient(t.app, cookie, target.id, { medicalHistory: `Reviewed by ${caller}` })
+            ? await createPatient(
+                t.app,
+                cookie,
+                manualPatientPayload({ name: `Created by ${caller}` }),
+              )
+            : await patchPatient(t.app, cookie, target.id, {
+                medicalHistory: `Reviewed by ${caller}`,
+              })
     expect(res.statusCode, res.body).toBe(status)
     if (status >= 400) {
       expectError(res, status, status === 401 ? 'UNAUTHENTICATED' : 'FORBIDDEN')
@@ -82,7 +94,8 @@ describe('who may call which patients route', () => {
       expect(await countRows(t.db, 'audit_events')).toBe(auditBefore)
       return
     }
-    if (route === 'list') expect(patientsOf(res).every((p) => p.hospitalId === sanjeevaniId)).toBe(true)
+    if (route === 'list')
+      expect(patientsOf(res).every((p) => p.hospitalId === sanjeevaniId)).toBe(true)
     else patient.strict().parse(res.json())
     const writes = route === 'create' || route === 'patch' ? 1 : 0
     expect(await countRows(t.db, 'patients')).toBe(patientsBefore + (route === 'create' ? 1 : 0))
@@ -142,11 +155,17 @@ describe('POST /api/patients/manual', () => {
         { path: 'phone', message: 'Phone is required' },
       ]),
     )
-    expect(issuePaths(await createPatient(t.app, cookies.doctor, { name: '  ', phone: '   ' }))).toEqual(['name', 'phone'])
+    expect(
+      issuePaths(await createPatient(t.app, cookies.doctor, { name: '  ', phone: '   ' })),
+    ).toEqual(['name', 'phone'])
   })
 
   it('rejects unknown fields, including an attempt to choose the hospital', async () => {
-    const res = await createPatient(t.app, cookies.admin, manualPatientPayload({ hospitalId: smileId, id: crypto.randomUUID() }))
+    const res = await createPatient(
+      t.app,
+      cookies.admin,
+      manualPatientPayload({ hospitalId: smileId, id: crypto.randomUUID() }),
+    )
     const body = expectError(res, 400, 'VALIDATION')
     expect(body.message).toMatch(/Unknown field/)
     expect(body.message).toMatch(/hospitalId/)
@@ -164,15 +183,33 @@ describe('POST /api/patients/manual', () => {
     [{ abhaNumber: '1234' }, 'abhaNumber'],
   ])('answers %j with a 400 issue on %s and stores nothing', async (override, path) => {
     const before = await countRows(t.db, 'patients')
-    expect(issuePaths(await createPatient(t.app, cookies.admin, manualPatientPayload(override)))).toEqual([path])
+    expect(
+      issuePaths(await createPatient(t.app, cookies.admin, manualPatientPayload(override))),
+    ).toEqual([path])
     expect(await countRows(t.db, 'patients')).toBe(before)
   })
 
-  const textFields = ['name', 'address', 'emergencyContact', 'medicalHistory', 'allergies', 'insuranceProvider', 'insuranceNumber']
-  it.each(textFields.flatMap((field) => ['a\u0000b', 'a\uD800b', '\uDC00'].map((bad) => [field, bad] as const)))(
+  const textFields = [
+    'name',
+    'address',
+    'emergencyContact',
+    'medicalHistory',
+    'allergies',
+    'insuranceProvider',
+    'insuranceNumber',
+  ]
+  it.each(
+    textFields.flatMap((field) =>
+      ['a\u0000b', 'a\uD800b', '\uDC00'].map((bad) => [field, bad] as const),
+    ),
+  )(
     'refuses %s containing %j with a 400 (PostgreSQL text cannot hold it faithfully)',
     async (field, bad) => {
-      const create = await createPatient(t.app, cookies.admin, manualPatientPayload({ [field]: `x${bad}` }))
+      const create = await createPatient(
+        t.app,
+        cookies.admin,
+        manualPatientPayload({ [field]: `x${bad}` }),
+      )
       expect(issuePaths(create)).toEqual([field])
       const patch = await patchPatient(t.app, cookies.admin, target.id, { [field]: `x${bad}` })
       expect(issuePaths(patch)).toEqual([field])
@@ -183,7 +220,11 @@ describe('POST /api/patients/manual', () => {
     const before = await countRows(t.db, 'patients')
     await t.db.execute(sql`alter table audit_events rename to audit_events_away`)
     try {
-      const res = await createPatient(t.app, cookies.admin, manualPatientPayload({ name: 'Never Stored' }))
+      const res = await createPatient(
+        t.app,
+        cookies.admin,
+        manualPatientPayload({ name: 'Never Stored' }),
+      )
       expectError(res, 500, 'INTERNAL')
       expectNoInternals(res)
       expect(res.body).not.toMatch(/audit_events|relation/)
@@ -197,10 +238,18 @@ describe('POST /api/patients/manual', () => {
 describe('GET and PATCH /api/patients/:id', () => {
   it('changes only the fields sent, and writes an audit row naming them', async () => {
     const before = patient.parse((await getPatient(t.app, cookies.doctor, target.id)).json())
-    const res = await patchPatient(t.app, cookies.doctor, target.id, { allergies: 'Latex', phone: '98220 12345' })
+    const res = await patchPatient(t.app, cookies.doctor, target.id, {
+      allergies: 'Latex',
+      phone: '98220 12345',
+    })
     expect(res.statusCode, res.body).toBe(200)
     const after = patient.strict().parse(res.json())
-    expect(after).toEqual({ ...before, allergies: 'Latex', phone: '+919822012345', updatedAt: after.updatedAt })
+    expect(after).toEqual({
+      ...before,
+      allergies: 'Latex',
+      phone: '+919822012345',
+      updatedAt: after.updatedAt,
+    })
     expect(after.updatedAt > before.updatedAt).toBe(true)
     const audit = (await auditRowsFor(t.db, target.id)).at(-1)
     expect(audit).toMatchObject({
@@ -213,22 +262,39 @@ describe('GET and PATCH /api/patients/:id', () => {
   })
 
   it('clears an optional field sent as null or empty, but never name or phone', async () => {
-    const cleared = await patchPatient(t.app, cookies.nurse, target.id, { insuranceNumber: null, address: '' })
+    const cleared = await patchPatient(t.app, cookies.nurse, target.id, {
+      insuranceNumber: null,
+      address: '',
+    })
     expect(cleared.json()).toMatchObject({ insuranceNumber: null, address: null })
-    expect(issuePaths(await patchPatient(t.app, cookies.nurse, target.id, { name: null }))).toEqual(['name'])
-    expect(issuePaths(await patchPatient(t.app, cookies.nurse, target.id, { phone: '' }))).toEqual(['phone'])
+    expect(issuePaths(await patchPatient(t.app, cookies.nurse, target.id, { name: null }))).toEqual(
+      ['name'],
+    )
+    expect(issuePaths(await patchPatient(t.app, cookies.nurse, target.id, { phone: '' }))).toEqual([
+      'phone',
+    ])
     expectError(await patchPatient(t.app, cookies.nurse, target.id, {}), 400, 'VALIDATION')
-    expectError(await patchPatient(t.app, cookies.nurse, target.id, { hospitalId: smileId }), 400, 'VALIDATION')
+    expectError(
+      await patchPatient(t.app, cookies.nurse, target.id, { hospitalId: smileId }),
+      400,
+      'VALIDATION',
+    )
     expect((await storedPatient(t.db, target.id))?.hospital_id).toBe(sanjeevaniId)
   })
 
   it('answers a malformed id with 400 and an unknown one with 404, writing nothing', async () => {
     const auditBefore = await countRows(t.db, 'audit_events')
     expect(issuePaths(await getPatient(t.app, cookies.admin, 'not-a-uuid'))).toEqual(['id'])
-    expect(issuePaths(await patchPatient(t.app, cookies.admin, "1' or '1'='1", { allergies: 'x' }))).toEqual(['id'])
+    expect(
+      issuePaths(await patchPatient(t.app, cookies.admin, "1' or '1'='1", { allergies: 'x' })),
+    ).toEqual(['id'])
     const missing = crypto.randomUUID()
     expectError(await getPatient(t.app, cookies.admin, missing), 404, 'NOT_FOUND')
-    expectError(await patchPatient(t.app, cookies.admin, missing, { allergies: 'x' }), 404, 'NOT_FOUND')
+    expectError(
+      await patchPatient(t.app, cookies.admin, missing, { allergies: 'x' }),
+      404,
+      'NOT_FOUND',
+    )
     expect(await countRows(t.db, 'audit_events')).toBe(auditBefore)
   })
 })
@@ -238,7 +304,10 @@ describe('another hospital’s patients', () => {
     const rowBefore = await storedPatient(t.db, target.id)
     const auditBefore = await auditRowsFor(t.db, target.id)
     expectError(await getPatient(t.app, cookies.smileAdmin, target.id), 404, 'NOT_FOUND')
-    const patch = await patchPatient(t.app, cookies.smileAdmin, target.id, { name: 'Hijacked', allergies: 'None' })
+    const patch = await patchPatient(t.app, cookies.smileAdmin, target.id, {
+      name: 'Hijacked',
+      allergies: 'None',
+    })
     expectError(patch, 404, 'NOT_FOUND')
     expect(await storedPatient(t.db, target.id)).toEqual(rowBefore)
     expect(await auditRowsFor(t.db, target.id)).toEqual(auditBefore)
@@ -249,7 +318,9 @@ describe('another hospital’s patients', () => {
     expect(own.length).toBeGreaterThan(0)
     expect(own.every((p) => p.hospitalId === smileId)).toBe(true)
     expect(own.some((p) => p.id === target.id)).toBe(false)
-    const search = patientsOf(await listPatients(t.app, cookies.smileAdmin!, `?search=${encodeURIComponent(target.name)}`))
+    const search = patientsOf(
+      await listPatients(t.app, cookies.smileAdmin!, `?search=${encodeURIComponent(target.name)}`),
+    )
     expect(search.some((p) => p.id === target.id)).toBe(false)
   })
 })

@@ -36,7 +36,12 @@ afterAll(async () => {
 
 function send(method: 'POST' | 'PATCH', url: string, body: { raw: string } | { json: unknown }) {
   const payload = 'raw' in body ? body.raw : JSON.stringify(body.json)
-  return t.app.inject({ method, url, headers: browserHeaders(cookie), ...(payload === undefined ? {} : { payload }) })
+  return t.app.inject({
+    method,
+    url,
+    headers: browserHeaders(cookie),
+    ...(payload === undefined ? {} : { payload }),
+  })
 }
 
 /** The input fields of a stored patient, as a client would send them back. */
@@ -85,10 +90,15 @@ describe('POST /api/patients/manual with random and hostile bodies', () => {
         const sent: unknown = JSON.parse(JSON.stringify(body))
         const expected = createPatientInput.safeParse(sent)
         // Besides the shared schema, the server refuses text no column can store (NUL, lone surrogates).
-        expect(saved !== null, `${res.statusCode} ${res.body}`).toBe(expected.success && storable(sent))
+        expect(saved !== null, `${res.statusCode} ${res.body}`).toBe(
+          expected.success && storable(sent),
+        )
         if (saved && expected.success) {
           accepted++
-          expect(inputFieldsOf(saved)).toEqual({ ...expected.data, gender: expected.data.gender ?? null })
+          expect(inputFieldsOf(saved)).toEqual({
+            ...expected.data,
+            gender: expected.data.gender ?? null,
+          })
         }
       }),
       { numRuns: RUNS },
@@ -102,25 +112,31 @@ describe('PATCH /api/patients/:id with random and hostile bodies', () => {
   it('never answers 5xx, changes only the fields sent, and leaves the row alone on an error', async () => {
     let accepted = 0
     await fc.assert(
-      fc.asyncProperty(fc.oneof({ weight: 3, arbitrary: patientBody(false).map((json) => ({ json })) }, anyBody), async (body) => {
-        const before = patient.parse((await getPatient(t.app, cookie, targetId)).json())
-        const rowBefore = await storedPatient(t.db, targetId)
-        const audit = await countRows(t.db, 'audit_events')
-        const saved = await checkAnswer(await send('PATCH', `/api/patients/${targetId}`, body))
-        expect(await countRows(t.db, 'audit_events')).toBe(audit + (saved ? 1 : 0))
-        if (!saved) {
-          expect(await storedPatient(t.db, targetId)).toEqual(rowBefore)
-          return
-        }
-        accepted++
-        const sent = 'json' in body && body.json && typeof body.json === 'object' ? Object.keys(body.json) : []
-        for (const field of patientFieldNames.filter((f) => !sent.includes(f))) {
-          expect(saved[field as keyof Patient], field).toEqual(before[field as keyof Patient])
-        }
-        expect(saved.id).toBe(before.id)
-        expect(saved.hospitalId).toBe(before.hospitalId)
-        expect(saved.createdAt).toBe(before.createdAt)
-      }),
+      fc.asyncProperty(
+        fc.oneof({ weight: 3, arbitrary: patientBody(false).map((json) => ({ json })) }, anyBody),
+        async (body) => {
+          const before = patient.parse((await getPatient(t.app, cookie, targetId)).json())
+          const rowBefore = await storedPatient(t.db, targetId)
+          const audit = await countRows(t.db, 'audit_events')
+          const saved = await checkAnswer(await send('PATCH', `/api/patients/${targetId}`, body))
+          expect(await countRows(t.db, 'audit_events')).toBe(audit + (saved ? 1 : 0))
+          if (!saved) {
+            expect(await storedPatient(t.db, targetId)).toEqual(rowBefore)
+            return
+          }
+          accepted++
+          const sent =
+            'json' in body && body.json && typeof body.json === 'object'
+              ? Object.keys(body.json)
+              : []
+          for (const field of patientFieldNames.filter((f) => !sent.includes(f))) {
+            expect(saved[field as keyof Patient], field).toEqual(before[field as keyof Patient])
+          }
+          expect(saved.id).toBe(before.id)
+          expect(saved.hospitalId).toBe(before.hospitalId)
+          expect(saved.createdAt).toBe(before.createdAt)
+        },
+      ),
       { numRuns: RUNS },
     )
     expect(accepted).toBeGreaterThan(RUNS / 20)

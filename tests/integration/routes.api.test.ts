@@ -16,7 +16,11 @@ vi.mock('fastify', async (importOriginal) => {
     const instance = original.default(opts)
     instance.addHook('onRoute', (route: RouteOptions) => {
       for (const method of ([] as string[]).concat(route.method)) {
-        seen.push({ method, url: route.url, access: (route.config as { access?: unknown } | undefined)?.access })
+        seen.push({
+          method,
+          url: route.url,
+          access: (route.config as { access?: unknown } | undefined)?.access,
+        })
       }
     })
     return instance
@@ -45,7 +49,14 @@ let app: FastifyInstance
 
 beforeAll(async () => {
   database = await openTestDatabase()
-  app = (await buildApp({ database: database.database, authSecret: TEST_AUTH_SECRET, logLevel: 'silent', authRateLimit: false })).app
+  app = (
+    await buildApp({
+      database: database.database,
+      authSecret: TEST_AUTH_SECRET,
+      logLevel: 'silent',
+      authRateLimit: false,
+    })
+  ).app
 })
 afterAll(async () => {
   await app?.close()
@@ -71,16 +82,27 @@ const isAccess = (value: unknown): value is Access => {
 describe('route catalog', () => {
   it('sees the app’s routes', () => {
     const keys = apiRoutes().map((r) => `${r.method} ${r.url}`)
-    expect(keys).toEqual(expect.arrayContaining(['GET /api/patients', 'POST /api/patients/manual', 'PATCH /api/patients/:id', 'GET /api/auth/user']))
+    expect(keys).toEqual(
+      expect.arrayContaining([
+        'GET /api/patients',
+        'POST /api/patients/manual',
+        'PATCH /api/patients/:id',
+        'GET /api/auth/user',
+      ]),
+    )
   })
 
   it('has a valid access rule on every /api route', () => {
-    const missing = apiRoutes().filter((r) => !isAccess(r.access)).map((r) => `${r.method} ${r.url}`)
+    const missing = apiRoutes()
+      .filter((r) => !isAccess(r.access))
+      .map((r) => `${r.method} ${r.url}`)
     expect(missing).toEqual([])
   })
 
   it('makes only the allowlisted routes public', () => {
-    const open = apiRoutes().filter((r) => (r.access as Access).kind === 'public').map((r) => `${r.method} ${r.url}`)
+    const open = apiRoutes()
+      .filter((r) => (r.access as Access).kind === 'public')
+      .map((r) => `${r.method} ${r.url}`)
     expect(open.sort()).toEqual([...PUBLIC_ROUTES].sort())
   })
 
@@ -90,7 +112,11 @@ describe('route catalog', () => {
     expect(guarded.length).toBeGreaterThan(0)
     for (const route of guarded) {
       const url = route.url.replace(/:[A-Za-z]+/g, crypto.randomUUID()).replace('*', 'x')
-      const res = await app.inject({ method: route.method as 'GET', url, ...(route.method === 'GET' ? {} : { payload: {} }) })
+      const res = await app.inject({
+        method: route.method as 'GET',
+        url,
+        ...(route.method === 'GET' ? {} : { payload: {} }),
+      })
       expectError(res, 401, 'UNAUTHENTICATED')
     }
   })
@@ -98,12 +124,20 @@ describe('route catalog', () => {
 
 describe('registering a route', () => {
   it('throws for an /api route without an access rule, and accepts one with it', async () => {
-    const fresh = await buildApp({ database: database.database, authSecret: TEST_AUTH_SECRET, logLevel: 'silent' })
+    const fresh = await buildApp({
+      database: database.database,
+      authSecret: TEST_AUTH_SECRET,
+      logLevel: 'silent',
+    })
     try {
       const handler = async () => ({ ok: true })
       expect(() => fresh.app.get('/api/unguarded', handler)).toThrow(/declares no access rule/)
-      expect(() => fresh.app.route({ method: ['GET', 'POST'], url: '/api/unguarded-too', handler })).toThrow(/declares no access rule/)
-      expect(() => fresh.app.post('/api/guarded', { config: { access: { kind: 'authed' } } }, handler)).not.toThrow()
+      expect(() =>
+        fresh.app.route({ method: ['GET', 'POST'], url: '/api/unguarded-too', handler }),
+      ).toThrow(/declares no access rule/)
+      expect(() =>
+        fresh.app.post('/api/guarded', { config: { access: { kind: 'authed' } } }, handler),
+      ).not.toThrow()
       expect(() => fresh.app.get('/healthz', handler)).not.toThrow()
       await expect(
         fresh.app.register(async (child) => {

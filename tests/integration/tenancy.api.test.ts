@@ -19,7 +19,10 @@ beforeAll(async () => {
   t = await createTestApp()
   a = await hospitalIdOf(t.db, 'sanjeevani')
   b = await hospitalIdOf(t.db, 'smiledental')
-  const [row] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients where hospital_id = ${a}`)
+  const [row] = await queryRows<{ n: number }>(
+    t.db,
+    sql`select count(*)::int as n from patients where hospital_id = ${a}`,
+  )
   countA = row?.n ?? -1
 })
 afterAll(async () => {
@@ -124,7 +127,13 @@ describe('catalog', () => {
       t.db,
       sql`select rolsuper, rolbypassrls, rolcanlogin, rolcreaterole, rolcreatedb from pg_roles where rolname = 'app_user'`,
     )
-    expect(role).toEqual({ rolsuper: false, rolbypassrls: false, rolcanlogin: false, rolcreaterole: false, rolcreatedb: false })
+    expect(role).toEqual({
+      rolsuper: false,
+      rolbypassrls: false,
+      rolcanlogin: false,
+      rolcreaterole: false,
+      rolcreatedb: false,
+    })
     const [owned] = await queryRows<{ relations: number; schemas: number; functions: number }>(
       t.db,
       sql`select (select count(*)::int from pg_class where relowner = r.oid) as relations,
@@ -137,7 +146,10 @@ describe('catalog', () => {
 
   it('does not let app_user read credentials or sessions', async () => {
     for (const table of ['accounts', 'sessions', 'two_factors', 'verifications']) {
-      const [row] = await queryRows<{ ok: boolean }>(t.db, sql`select has_table_privilege('app_user', ${table}, 'SELECT') as ok`)
+      const [row] = await queryRows<{ ok: boolean }>(
+        t.db,
+        sql`select has_table_privilege('app_user', ${table}, 'SELECT') as ok`,
+      )
       expect(row?.ok, table).toBe(false)
     }
   })
@@ -154,7 +166,8 @@ describe('catalog', () => {
       sql`select c.relname as name, c.reloptions as options from pg_class c
           join pg_namespace n on n.oid = c.relnamespace where n.nspname = 'public' and c.relkind = 'v'`,
     )
-    for (const view of views) expect(view.options ?? [], view.name).toContain('security_invoker=true')
+    for (const view of views)
+      expect(view.options ?? [], view.name).toContain('security_invoker=true')
   })
 })
 
@@ -163,8 +176,14 @@ describe('withTenant', () => {
     const seen = await withTenant(t.db, { hospitalId: a, userId: null }, async (tx) => ({
       who: await txRows<{ u: string }>(tx, sql`select current_user as u`),
       all: await txRows<{ n: number }>(tx, sql`select count(*)::int as n from patients`),
-      other: await txRows<{ n: number }>(tx, sql`select count(*)::int as n from patients where hospital_id = ${b}`),
-      hospitals: await txRows<{ h: string }>(tx, sql`select distinct hospital_id::text as h from patients`),
+      other: await txRows<{ n: number }>(
+        tx,
+        sql`select count(*)::int as n from patients where hospital_id = ${b}`,
+      ),
+      hospitals: await txRows<{ h: string }>(
+        tx,
+        sql`select distinct hospital_id::text as h from patients`,
+      ),
     }))
     expect(seen.who[0]?.u).toBe('app_user')
     expect(countA).toBeGreaterThan(0)
@@ -173,35 +192,52 @@ describe('withTenant', () => {
     expect(seen.hospitals.map((r) => r.h)).toEqual([a])
   })
 
-  it("refuses to insert a row for another hospital, or move a row there", async () => {
+  it('refuses to insert a row for another hospital, or move a row there', async () => {
     const insert = await failure(() =>
       withTenant(t.db, { hospitalId: a, userId: null }, (tx) =>
-        tx.execute(sql`insert into patients (hospital_id, name, phone) values (${b}, 'Smuggled', '+919876543210')`),
+        tx.execute(
+          sql`insert into patients (hospital_id, name, phone) values (${b}, 'Smuggled', '+919876543210')`,
+        ),
       ),
     )
     expect(insert).toMatch(/row-level security/)
     const move = await failure(() =>
-      withTenant(t.db, { hospitalId: a, userId: null }, (tx) => tx.execute(sql`update patients set hospital_id = ${b}`)),
+      withTenant(t.db, { hospitalId: a, userId: null }, (tx) =>
+        tx.execute(sql`update patients set hospital_id = ${b}`),
+      ),
     )
     expect(move).toMatch(/row-level security/)
-    const [rows] = await queryRows<{ n: number }>(t.db, sql`select count(*)::int as n from patients where name = 'Smuggled' or hospital_id = ${a}`)
+    const [rows] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from patients where name = 'Smuggled' or hospital_id = ${a}`,
+    )
     expect(rows?.n).toBe(countA)
   })
 
   it('cannot change or delete another hospital’s rows', async () => {
-    const before = await queryRows(t.db, sql`select * from patients where hospital_id = ${b} order by id`)
+    const before = await queryRows(
+      t.db,
+      sql`select * from patients where hospital_id = ${b} order by id`,
+    )
     const changed = await withTenant(t.db, { hospitalId: a, userId: null }, async (tx) => ({
-      updated: await txRows(tx, sql`update patients set name = 'Hijacked' where hospital_id = ${b} returning id`),
+      updated: await txRows(
+        tx,
+        sql`update patients set name = 'Hijacked' where hospital_id = ${b} returning id`,
+      ),
       deleted: await txRows(tx, sql`delete from patients where hospital_id = ${b} returning id`),
       audit: await txRows(tx, sql`delete from audit_events where hospital_id = ${b} returning id`),
     }))
     expect(changed).toEqual({ updated: [], deleted: [], audit: [] })
-    expect(await queryRows(t.db, sql`select * from patients where hospital_id = ${b} order by id`)).toEqual(before)
+    expect(
+      await queryRows(t.db, sql`select * from patients where hospital_id = ${b} order by id`),
+    ).toEqual(before)
   })
 
   it('cannot switch RLS off for itself', async () => {
     const error = await failure(() =>
-      withTenant(t.db, { hospitalId: a, userId: null }, (tx) => tx.execute(sql`alter table patients no force row level security`)),
+      withTenant(t.db, { hospitalId: a, userId: null }, (tx) =>
+        tx.execute(sql`alter table patients no force row level security`),
+      ),
     )
     expect(error).toMatch(/must be (the )?owner|permission denied/)
   })
@@ -217,7 +253,9 @@ describe('app_user without a tenant', () => {
     expect(rows.audit[0]?.n).toBe(0)
     const insert = await failure(() =>
       asAppUserWithoutTenant(t.db, (tx) =>
-        tx.execute(sql`insert into patients (hospital_id, name, phone) values (${a}, 'No Tenant', '+919876543210')`),
+        tx.execute(
+          sql`insert into patients (hospital_id, name, phone) values (${a}, 'No Tenant', '+919876543210')`,
+        ),
       ),
     )
     expect(insert).toMatch(/row-level security/)

@@ -14,7 +14,12 @@ afterAll(async () => {
 })
 
 const trial = (payload: unknown) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/trial', headers: browserHeaders(), payload: payload as object })
+  t.app.inject({
+    method: 'POST',
+    url: '/api/auth/trial',
+    headers: browserHeaders(),
+    payload: payload as object,
+  })
 
 const valid = {
   hospitalName: 'Arogya Family Clinic, Nashik',
@@ -50,13 +55,23 @@ describe('POST /api/auth/trial', () => {
     })
     expect(await counts()).toEqual({ hospitals: before.hospitals + 1, users: before.users + 1 })
 
-    const [hospital] = await queryRows<{ subscription_status: string; days: number; phone: string; max_users: number }>(
+    const [hospital] = await queryRows<{
+      subscription_status: string
+      days: number
+      phone: string
+      max_users: number
+    }>(
       t.db,
       sql`select subscription_status, phone, max_users,
                  round(extract(epoch from (trial_ends_at - now())) / 86400)::int as days
           from hospitals where id = ${user.hospitalId}`,
     )
-    expect(hospital).toEqual({ subscription_status: 'trial', phone: '+919876543210', max_users: 5, days: 14 })
+    expect(hospital).toEqual({
+      subscription_status: 'trial',
+      phone: '+919876543210',
+      max_users: 5,
+      days: 14,
+    })
 
     const cookie = cookieHeader(res)
     expect(cookie).toContain('arogya.session_token=')
@@ -72,10 +87,26 @@ describe('POST /api/auth/trial', () => {
 
   it('answers bad fields with 400 and an issue per field, creating nothing', async () => {
     const before = await counts()
-    const res = await trial({ hospitalName: ' ', name: '', email: 'not-an-email', password: 'short', phone: 'call me' })
+    const res = await trial({
+      hospitalName: ' ',
+      name: '',
+      email: 'not-an-email',
+      password: 'short',
+      phone: 'call me',
+    })
     expect(issuePaths(res)).toEqual(['email', 'hospitalName', 'name', 'password', 'phone'])
-    expect(issuePaths(await trial({}))).toEqual(['email', 'hospitalName', 'name', 'password', 'phone'])
-    expectError(await trial({ ...valid, email: 'other@x.example', role: 'super_admin' }), 400, 'VALIDATION')
+    expect(issuePaths(await trial({}))).toEqual([
+      'email',
+      'hospitalName',
+      'name',
+      'password',
+      'phone',
+    ])
+    expectError(
+      await trial({ ...valid, email: 'other@x.example', role: 'super_admin' }),
+      400,
+      'VALIDATION',
+    )
     expectError(await trial([valid]), 400, 'VALIDATION')
     expect(await counts()).toEqual(before)
   })

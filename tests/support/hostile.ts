@@ -47,7 +47,13 @@ export const nastyStrings = [
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  { weight: 2, arbitrary: fc.string({ unit: fc.constantFrom(...nastyStrings.filter((s) => s.length <= 2)), maxLength: 20 }) },
+  {
+    weight: 2,
+    arbitrary: fc.string({
+      unit: fc.constantFrom(...nastyStrings.filter((s) => s.length <= 2)),
+      maxLength: 20,
+    }),
+  },
   { weight: 3, arbitrary: fc.constantFrom(...nastyStrings) },
 )
 
@@ -66,14 +72,30 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 /** Plausible values per patient field, so that a fair share of bodies are accepted. */
 export const plausible: Record<string, fc.Arbitrary<unknown>> = {
-  name: fc.oneof(fc.constantFrom('Meera Joshi', 'Dr. Rajesh Iyer', "Mary D'Souza", 'Ó Briain'), fc.string({ minLength: 1, maxLength: 60 })),
+  name: fc.oneof(
+    fc.constantFrom('Meera Joshi', 'Dr. Rajesh Iyer', "Mary D'Souza", 'Ó Briain'),
+    fc.string({ minLength: 1, maxLength: 60 }),
+  ),
   email: fc.oneof(
     fc.stringMatching(/^[A-Za-z][a-z0-9]{0,8}(\.[a-z0-9]{1,5})?@[a-z]{2,8}\.(com|in|co\.in)$/),
     fc.constantFrom('', null, ' Meera.Joshi@Example.COM '),
   ),
-  phone: fc.constantFrom('9876543210', '98765 43210', '09876543210', '+91 98220 12345', '020 2550 1234', '+1 212 555 0123'),
+  phone: fc.constantFrom(
+    '9876543210',
+    '98765 43210',
+    '09876543210',
+    '+91 98220 12345',
+    '020 2550 1234',
+    '+1 212 555 0123',
+  ),
   dateOfBirth: fc.oneof(
-    fc.date({ min: new Date('1900-01-01T00:00:00Z'), max: new Date('2025-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+    fc
+      .date({
+        min: new Date('1900-01-01T00:00:00Z'),
+        max: new Date('2025-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((d) => d.toISOString().slice(0, 10)),
     fc.constant(null),
   ),
   gender: fc.constantFrom('male', 'female', 'other', 'prefer_not_to_say', null),
@@ -83,7 +105,10 @@ export const plausible: Record<string, fc.Arbitrary<unknown>> = {
   allergies: fc.oneof(fc.string({ maxLength: 80 }), fc.constant(null)),
   insuranceProvider: fc.oneof(fc.string({ maxLength: 40 }), fc.constant(null)),
   insuranceNumber: fc.oneof(fc.string({ maxLength: 20 }), fc.constant(null)),
-  abhaNumber: fc.oneof(fc.constantFrom('12-3456-7890-1234', '12345678901234', '', null), fc.stringMatching(/^\d{14}$/)),
+  abhaNumber: fc.oneof(
+    fc.constantFrom('12-3456-7890-1234', '12345678901234', '', null),
+    fc.stringMatching(/^\d{14}$/),
+  ),
 }
 
 export const patientFieldNames = Object.keys(plausible)
@@ -98,11 +123,20 @@ export function patientBody(required: boolean): fc.Arbitrary<Record<string, unkn
   const oneBad = fc
     .tuple(good, fc.constantFrom(...patientFieldNames), hostileValue)
     .map(([body, field, value]) => ({ ...body, [field]: value }))
-  const allBad = fc.record(Object.fromEntries(patientFieldNames.map((f) => [f, hostileValue])), { requiredKeys })
-  const body = fc.oneof({ weight: 4, arbitrary: good }, { weight: 4, arbitrary: oneBad }, { weight: 1, arbitrary: allBad })
+  const allBad = fc.record(Object.fromEntries(patientFieldNames.map((f) => [f, hostileValue])), {
+    requiredKeys,
+  })
+  const body = fc.oneof(
+    { weight: 4, arbitrary: good },
+    { weight: 4, arbitrary: oneBad },
+    { weight: 1, arbitrary: allBad },
+  )
   const extra = fc.oneof(
     { weight: 7, arbitrary: fc.constant(null) },
-    { weight: 1, arbitrary: fc.dictionary(hostileString, hostileValue, { minKeys: 1, maxKeys: 2 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(hostileString, hostileValue, { minKeys: 1, maxKeys: 2 }),
+    },
   )
   return fc.tuple(body, extra).map(([b, more]) => (more ? { ...more, ...b } : b))
 }
@@ -112,5 +146,16 @@ export const anyBody: fc.Arbitrary<{ raw: string } | { json: unknown }> = fc.one
   fc.anything({ maxDepth: 3 }).map((json) => ({ json })),
   fc.jsonValue({ maxDepth: 4 }).map((json) => ({ json })),
   fc.string({ maxLength: 60 }).map((raw) => ({ raw })),
-  fc.constantFrom('{', '{"name":', '[]', 'null', '""', '{"name":"A","phone":"9876543210"', '\u0000', '{"a":1}{"b":2}').map((raw) => ({ raw })),
+  fc
+    .constantFrom(
+      '{',
+      '{"name":',
+      '[]',
+      'null',
+      '""',
+      '{"name":"A","phone":"9876543210"',
+      '\u0000',
+      '{"a":1}{"b":2}',
+    )
+    .map((raw) => ({ raw })),
 )

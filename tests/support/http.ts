@@ -11,7 +11,11 @@ export function expectNoInternals(res: LightMyRequestResponse): void {
 }
 
 /** Asserts the one error shape {message, code, issues?} with the given status (and code). */
-export function expectError(res: LightMyRequestResponse, status: number, code?: string): ApiErrorBody {
+export function expectError(
+  res: LightMyRequestResponse,
+  status: number,
+  code?: string,
+): ApiErrorBody {
   expect(res.statusCode, res.body).toBe(status)
   expect(res.headers['content-type']).toMatch(/^application\/json/)
   const body = apiErrorBody.strict().parse(res.json())

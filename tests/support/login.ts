@@ -11,11 +11,20 @@ export const ORIGIN = `http://${HOST}`
 
 /** Headers a same-origin browser sends with a JSON POST. */
 export function browserHeaders(cookie?: string): Record<string, string> {
-  return { host: HOST, origin: ORIGIN, 'content-type': 'application/json', ...(cookie ? { cookie } : {}) }
+  return {
+    host: HOST,
+    origin: ORIGIN,
+    'content-type': 'application/json',
+    ...(cookie ? { cookie } : {}),
+  }
 }
 
 /** POST /api/auth/sign-in/email as a browser would; returns the raw response. */
-export function signIn(app: FastifyInstance, email: string, password: string = TEST_PASSWORD): Promise<LightMyRequestResponse> {
+export function signIn(
+  app: FastifyInstance,
+  email: string,
+  password: string = TEST_PASSWORD,
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url: '/api/auth/sign-in/email',
@@ -35,11 +44,17 @@ export function cookieHeader(res: LightMyRequestResponse): string {
 }
 
 /** Signs in and returns the Cookie header for later requests; throws when sign-in fails. */
-export async function login(app: FastifyInstance, email: string, password: string = TEST_PASSWORD): Promise<string> {
+export async function login(
+  app: FastifyInstance,
+  email: string,
+  password: string = TEST_PASSWORD,
+): Promise<string> {
   const res = await signIn(app, email, password)
-  if (res.statusCode !== 200) throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`)
+  if (res.statusCode !== 200)
+    throw new Error(`sign-in of ${email} failed: ${res.statusCode} ${res.body}`)
   const cookie = cookieHeader(res)
-  if (!cookie.includes('session_token')) throw new Error(`sign-in of ${email} set no session cookie`)
+  if (!cookie.includes('session_token'))
+    throw new Error(`sign-in of ${email} set no session cookie`)
   return cookie
 }
 

@@ -6,7 +6,9 @@ import { browserHeaders } from './login'
 import { queryRows } from './test-app'
 
 /** The payload the Manual Patient entry form sends (spec section 3). */
-export function manualPatientPayload(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+export function manualPatientPayload(
+  overrides: Record<string, unknown> = {},
+): Record<string, unknown> {
   return {
     name: 'Meera Joshi',
     email: 'Meera.Joshi@Example.com',
@@ -23,15 +25,31 @@ export function manualPatientPayload(overrides: Record<string, unknown> = {}): R
   }
 }
 
-export function listPatients(app: FastifyInstance, cookie: string, query = ''): Promise<LightMyRequestResponse> {
+export function listPatients(
+  app: FastifyInstance,
+  cookie: string,
+  query = '',
+): Promise<LightMyRequestResponse> {
   return app.inject({ method: 'GET', url: `/api/patients${query}`, headers: { cookie } })
 }
 
-export function getPatient(app: FastifyInstance, cookie: string | undefined, id: string): Promise<LightMyRequestResponse> {
-  return app.inject({ method: 'GET', url: `/api/patients/${id}`, headers: cookie ? { cookie } : {} })
+export function getPatient(
+  app: FastifyInstance,
+  cookie: string | undefined,
+  id: string,
+): Promise<LightMyRequestResponse> {
+  return app.inject({
+    method: 'GET',
+    url: `/api/patients/${id}`,
+    headers: cookie ? { cookie } : {},
+  })
 }
 
-export function createPatient(app: FastifyInstance, cookie: string | undefined, payload: unknown): Promise<LightMyRequestResponse> {
+export function createPatient(
+  app: FastifyInstance,
+  cookie: string | undefined,
+  payload: unknown,
+): Promise<LightMyRequestResponse> {
   return app.inject({
     method: 'POST',
     url: '/api/patients/manual',
@@ -61,7 +79,10 @@ export function patientsOf(res: LightMyRequestResponse): Patient[] {
 }
 
 /** A stored patient row read as the (RLS-exempt) connecting role, for before/after checks. */
-export async function storedPatient(db: AppDb, id: string): Promise<Record<string, unknown> | undefined> {
+export async function storedPatient(
+  db: AppDb,
+  id: string,
+): Promise<Record<string, unknown> | undefined> {
   const [row] = await queryRows(db, sql`select * from patients where id = ${id}`)
   return row
 }
@@ -85,6 +106,9 @@ export async function auditRowsFor(db: AppDb, entityId: string): Promise<AuditRo
 }
 
 export async function countRows(db: AppDb, table: 'patients' | 'audit_events'): Promise<number> {
-  const [row] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(table)}`)
+  const [row] = await queryRows<{ n: number }>(
+    db,
+    sql`select count(*)::int as n from ${sql.identifier(table)}`,
+  )
   return row?.n ?? -1
 }

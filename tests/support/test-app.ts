@@ -68,7 +68,9 @@ export interface TestApp {
 }
 
 /** Builds the real app on a fresh, seeded database. Call close() in afterAll. */
-export async function createTestApp(overrides: Partial<Omit<AppOptions, 'database'>> = {}): Promise<TestApp> {
+export async function createTestApp(
+  overrides: Partial<Omit<AppOptions, 'database'>> = {},
+): Promise<TestApp> {
   const { database, drop } = await openTestDatabase()
   try {
     const { app, auth } = await buildApp({
@@ -118,14 +120,20 @@ export function demoEmail(role: DemoRole, hospital: DemoHospital = 'sanjeevani')
 /** The id of a seeded demo hospital, found by its contact email. */
 export async function hospitalIdOf(db: AppDb, hospital: DemoHospital): Promise<string> {
   const email = hospital === 'sanjeevani' ? 'contact@sanjeevani.demo' : 'hello@smiledental.demo'
-  const [row] = await queryRows<{ id: string }>(db, sql`select id from hospitals where email = ${email}`)
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from hospitals where email = ${email}`,
+  )
   if (!row) throw new Error(`demo hospital ${hospital} not seeded`)
   return row.id
 }
 
 /** The id of a user by email. */
 export async function userIdOf(db: AppDb, email: string): Promise<string> {
-  const [row] = await queryRows<{ id: string }>(db, sql`select id from users where email = ${email}`)
+  const [row] = await queryRows<{ id: string }>(
+    db,
+    sql`select id from users where email = ${email}`,
+  )
   if (!row) throw new Error(`user ${email} not found`)
   return row.id
 }

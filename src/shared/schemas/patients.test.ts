@@ -1,5 +1,11 @@
 import { describe, expect, it } from 'vitest'
-import { createPatientInput, listPatientsQuery, patient, splitName, updatePatientInput } from './patients'
+import {
+  createPatientInput,
+  listPatientsQuery,
+  patient,
+  splitName,
+  updatePatientInput,
+} from './patients'
 
 /** The payload the manual-entry form sends (spec section 3, "Manual patient payload"). */
 const specPayload = {
@@ -16,7 +22,10 @@ const specPayload = {
   insuranceNumber: 'SH1234567890',
 }
 
-function issuesOf(result: { success: boolean; error?: { issues: { path: PropertyKey[]; message: string }[] } }) {
+function issuesOf(result: {
+  success: boolean
+  error?: { issues: { path: PropertyKey[]; message: string }[] }
+}) {
   return (result.error?.issues ?? []).map((i) => ({ path: i.path.join('.'), message: i.message }))
 }
 
@@ -42,35 +51,70 @@ describe('createPatientInput', () => {
         { path: 'phone', message: 'Phone is required' },
       ]),
     )
-    expect(issuesOf(createPatientInput.safeParse({ name: '   ', phone: '  ' })).map((i) => i.path).sort()).toEqual(['name', 'phone'])
+    expect(
+      issuesOf(createPatientInput.safeParse({ name: '   ', phone: '  ' }))
+        .map((i) => i.path)
+        .sort(),
+    ).toEqual(['name', 'phone'])
   })
 
   it('rejects unknown fields', () => {
-    const result = createPatientInput.safeParse({ ...specPayload, hospitalId: '00000000-0000-0000-0000-000000000000' })
+    const result = createPatientInput.safeParse({
+      ...specPayload,
+      hospitalId: '00000000-0000-0000-0000-000000000000',
+    })
     expect(result.success).toBe(false)
     expect(result.error?.issues[0]?.code).toBe('unrecognized_keys')
   })
 
   it('rejects a bad phone, email, gender or date', () => {
-    expect(issuesOf(createPatientInput.safeParse({ ...specPayload, phone: 'call me' }))[0]?.path).toBe('phone')
-    expect(issuesOf(createPatientInput.safeParse({ ...specPayload, email: 'not-an-email' }))[0]?.path).toBe('email')
-    expect(issuesOf(createPatientInput.safeParse({ ...specPayload, gender: 'unknown' }))[0]?.path).toBe('gender')
-    expect(issuesOf(createPatientInput.safeParse({ ...specPayload, dateOfBirth: '1988-02-30' }))[0]?.path).toBe('dateOfBirth')
-    expect(issuesOf(createPatientInput.safeParse({ ...specPayload, dateOfBirth: '3000-01-01' }))[0]?.message).toBe(
-      'Date of birth cannot be in the future',
+    expect(
+      issuesOf(createPatientInput.safeParse({ ...specPayload, phone: 'call me' }))[0]?.path,
+    ).toBe('phone')
+    expect(
+      issuesOf(createPatientInput.safeParse({ ...specPayload, email: 'not-an-email' }))[0]?.path,
+    ).toBe('email')
+    expect(
+      issuesOf(createPatientInput.safeParse({ ...specPayload, gender: 'unknown' }))[0]?.path,
+    ).toBe('gender')
+    expect(
+      issuesOf(createPatientInput.safeParse({ ...specPayload, dateOfBirth: '1988-02-30' }))[0]
+        ?.path,
+    ).toBe('dateOfBirth')
+    expect(
+      issuesOf(createPatientInput.safeParse({ ...specPayload, dateOfBirth: '3000-01-01' }))[0]
+        ?.message,
+    ).toBe('Date of birth cannot be in the future')
+    expect(
+      createPatientInput.safeParse({ ...specPayload, dateOfBirth: '1899-12-31' }).success,
+    ).toBe(false)
+    expect(createPatientInput.safeParse({ ...specPayload, name: 'x'.repeat(201) }).success).toBe(
+      false,
     )
-    expect(createPatientInput.safeParse({ ...specPayload, dateOfBirth: '1899-12-31' }).success).toBe(false)
-    expect(createPatientInput.safeParse({ ...specPayload, name: 'x'.repeat(201) }).success).toBe(false)
     expect(createPatientInput.safeParse({ ...specPayload, allergies: 12 }).success).toBe(false)
   })
 
   it('stores empty optional text as null, not as empty strings', () => {
-    const result = createPatientInput.parse({ name: ' Asha Rao ', phone: '09876543210', email: '', address: '  ', allergies: null })
-    expect(result).toMatchObject({ name: 'Asha Rao', email: null, address: null, allergies: null, dateOfBirth: null })
+    const result = createPatientInput.parse({
+      name: ' Asha Rao ',
+      phone: '09876543210',
+      email: '',
+      address: '  ',
+      allergies: null,
+    })
+    expect(result).toMatchObject({
+      name: 'Asha Rao',
+      email: null,
+      address: null,
+      allergies: null,
+      dateOfBirth: null,
+    })
   })
 
   it('formats an ABHA number and rejects a wrong one', () => {
-    expect(createPatientInput.parse({ ...specPayload, abhaNumber: '12 3456 7890 1234' }).abhaNumber).toBe('12-3456-7890-1234')
+    expect(
+      createPatientInput.parse({ ...specPayload, abhaNumber: '12 3456 7890 1234' }).abhaNumber,
+    ).toBe('12-3456-7890-1234')
     expect(createPatientInput.safeParse({ ...specPayload, abhaNumber: '1234' }).success).toBe(false)
   })
 })
@@ -122,16 +166,33 @@ describe('listPatientsQuery', () => {
 describe('splitName and the response shape', () => {
   it('splits a full name into first and last', () => {
     expect(splitName('Meera Joshi')).toEqual({ firstName: 'Meera', lastName: 'Joshi' })
-    expect(splitName('  Dr.  Rajesh   Iyer ')).toEqual({ firstName: 'Dr.', lastName: 'Rajesh Iyer' })
+    expect(splitName('  Dr.  Rajesh   Iyer ')).toEqual({
+      firstName: 'Dr.',
+      lastName: 'Rajesh Iyer',
+    })
     expect(splitName('Madonna')).toEqual({ firstName: 'Madonna', lastName: '' })
   })
 
   it('describes a stored patient', () => {
     const row = {
-      id: 'p1', hospitalId: 'h1', name: 'A B', firstName: 'A', lastName: 'B', email: null, phone: '+919876543210',
-      gender: null, dateOfBirth: null, address: null, emergencyContact: null, insuranceProvider: null,
-      insuranceNumber: null, medicalHistory: null, allergies: null, abhaNumber: null,
-      createdAt: new Date().toISOString(), updatedAt: new Date().toISOString(),
+      id: 'p1',
+      hospitalId: 'h1',
+      name: 'A B',
+      firstName: 'A',
+      lastName: 'B',
+      email: null,
+      phone: '+919876543210',
+      gender: null,
+      dateOfBirth: null,
+      address: null,
+      emergencyContact: null,
+      insuranceProvider: null,
+      insuranceNumber: null,
+      medicalHistory: null,
+      allergies: null,
+      abhaNumber: null,
+      createdAt: new Date().toISOString(),
+      updatedAt: new Date().toISOString(),
     }
     expect(patient.parse(row)).toEqual(row)
   })
