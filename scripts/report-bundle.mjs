@@ -1,5 +1,6 @@
-// Prints the JavaScript each entry route downloads (gzip), from Vite's build manifest.
-import { readFileSync } from 'node:fs'
+// Prints the JavaScript each entry route downloads (gzip, and brotli as served), from Vite's
+// build manifest. Fails the build when '/' signed out is over its budget.
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 
@@ -16,24 +17,33 @@ function closure(key, seen = new Set()) {
 function jsBytes(keys) {
   let raw = 0
   let gz = 0
+  let br = 0
   const files = new Set([...keys].map((k) => manifest[k].file).filter((f) => f.endsWith('.js')))
   for (const file of files) {
     const buf = readFileSync(join(dir, file))
     raw += buf.length
     gz += gzipSync(buf, { level: 9 }).length
+    // Brotli as the server sends it (scripts/precompress.mjs); small files are sent as they are.
+    const brFile = join(dir, `${file}.br`)
+    br += existsSync(brFile) ? readFileSync(brFile).length : buf.length
   }
-  return { raw, gz }
+  return { raw, gz, br }
 }
 
 const entry = Object.keys(manifest).find((k) => manifest[k].isEntry)
 const find = (part) => Object.keys(manifest).find((k) => k.includes(part))
+// main.tsx starts the marketing app for a signed-out visitor on a marketing page, else the full app.
 const routes = {
-  '/ (signed out)': ['features/marketing/landing-page.tsx', 'public-routes.tsx'],
-  '/pricing (signed out)': ['features/marketing/pricing-page.tsx', 'public-routes.tsx'],
-  '/add-ons (signed out)': ['features/marketing/add-ons-page.tsx', 'public-routes.tsx'],
-  '/login': ['features/auth/login-page.tsx', 'public-routes.tsx'],
-  '/patients (signed in)': ['features/patients/patients-page.tsx', 'staff-app.tsx'],
+  '/ (signed out)': ['marketing-app.tsx', 'features/marketing/landing-page.tsx'],
+  '/pricing (signed out)': ['marketing-app.tsx', 'features/marketing/pricing-page.tsx'],
+  '/add-ons (signed out)': ['marketing-app.tsx', 'features/marketing/add-ons-page.tsx'],
+  '/login': ['app.tsx', 'public-routes.tsx', 'features/auth/login-page.tsx'],
+  '/patients (signed in)': ['app.tsx', 'staff-app.tsx', 'features/patients/patients-page.tsx'],
 }
+const onDemand = {
+  'Schedule Demo form (on first open)': 'features/marketing/components/demo-request-dialog.tsx',
+}
+const budgets = { '/ (signed out)': 90 * 1024 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
 console.log('\nJavaScript per route (entry + route chunks and their imports):')
 for (const [route, parts] of Object.entries(routes)) {
@@ -42,6 +52,21 @@ for (const [route, parts] of Object.entries(routes)) {
     const key = find(part)
     if (key) closure(key, keys)
   }
-  const { raw, gz } = jsBytes(keys)
-  console.log(`  ${route.padEnd(24)} ${kb(gz).padStart(9)} gzip  (${kb(raw)} raw)`)
+  const { raw, gz, br } = jsBytes(keys)
+  const budget = budgets[route]
+  const verdict = budget ? (gz <= budget ? `  within the ${kb(budget)} gzip budget` : `  OVER the ${kb(budget)} gzip budget`) : ''
+  console.log(`  ${route.padEnd(24)} ${kb(gz).padStart(9)} gzip ${kb(br).padStart(9)} brotli  (${kb(raw)} raw)${verdict}`)
+  if (budget && gz > budget) process.exitCode = 1
+}
+const base = new Set(closure(entry))
+for (const part of ['marketing-app.tsx', 'features/marketing/landing-page.tsx']) {
+  const key = find(part)
+  if (key) closure(key, base)
+}
+for (const [what, part] of Object.entries(onDemand)) {
+  const key = find(part)
+  if (!key) continue
+  const extra = new Set([...closure(key)].filter((k) => !base.has(k)))
+  const { raw, gz, br } = jsBytes(extra)
+  console.log(`  + ${what}: ${kb(gz)} gzip, ${kb(br)} brotli (${kb(raw)} raw)`)
 }

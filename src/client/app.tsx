@@ -1,25 +1,46 @@
 import { QueryClientProvider } from '@tanstack/react-query'
-import { useState } from 'react'
-import { Toaster } from 'sonner'
+import { lazy, Suspense, useState } from 'react'
+import { useLocation } from 'wouter'
+import { getUserQueryOptions, useUser } from './features/auth/api/get-user'
 import { createQueryClient } from './lib/query-client'
+import { paths } from './paths'
 import { Root } from './router'
 
-/** Spec section 9: one toast at a time, 5000 ms, swipe right to dismiss, F8 focuses the area. */
+const AppToaster = lazy(() => import('./toaster').then((m) => ({ default: m.AppToaster })))
+
+/** Signed-out marketing pages show no toasts (their messages are inline), so they skip loading sonner. */
+const toastFreePaths: readonly string[] = [paths.home, paths.pricing, paths.addOns]
+
+/**
+ * The server marks a page requested without a session cookie (modules/seo): nobody can be
+ * signed in, so the client need not ask (and the visitor sees the page without a round trip).
+ */
+function createClient() {
+  const client = createQueryClient()
+  const hint = document.querySelector<HTMLMetaElement>('meta[name="arogya-session"]')
+  if (hint?.content === 'none') client.setQueryData(getUserQueryOptions().queryKey, null)
+  return client
+}
+
+/** The toast area, loaded once a page that may toast is shown (then kept, so no toast is lost). */
+function Toasts() {
+  const user = useUser()
+  const [location] = useLocation()
+  const [needed, setNeeded] = useState(false)
+  if (!needed && user.isSuccess && (user.data || !toastFreePaths.includes(location))) setNeeded(true)
+  return needed ? (
+    <Suspense fallback={null}>
+      <AppToaster />
+    </Suspense>
+  ) : null
+}
+
 export function App() {
-  const [queryClient] = useState(createQueryClient)
+  const [queryClient] = useState(createClient)
   return (
     <QueryClientProvider client={queryClient}>
       <Root />
-      <Toaster
-        visibleToasts={1}
-        duration={5000}
-        hotkey={['F8']}
-        swipeDirections={['right']}
-        position="bottom-right"
-        richColors
-        closeButton
-        style={{ maxWidth: 420 }}
-      />
+      <Toasts />
     </QueryClientProvider>
   )
 }

@@ -1,6 +1,5 @@
 import { lazy, Suspense } from 'react'
-import { Button } from './components/ui/button'
-import { FullPageSpinner } from './components/ui/spinner'
+import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { useUser } from './features/auth/api/get-user'
 
 // Signed-out pages and the staff app are separate bundles: a visitor downloads no staff screens.
@@ -16,7 +15,14 @@ export function Root() {
       <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6 text-center">
         <h1 className="text-xl font-semibold">We could not reach Arogya CRM</h1>
         <p className="text-slate-600">Check your connection and try again.</p>
-        <Button onClick={() => void user.refetch()}>Try again</Button>
+        {/* A plain button: the Button primitive would pull class-merging code into the entry bundle. */}
+        <button
+          type="button"
+          onClick={() => void user.refetch()}
+          className="inline-flex h-10 items-center justify-center rounded-md bg-brand-700 px-4 text-sm font-medium text-white hover:bg-brand-800"
+        >
+          Try again
+        </button>
       </main>
     )
   }

@@ -19,6 +19,8 @@ export async function registerSpa(app: FastifyInstance, clientDir: string, baseU
     root: clientDir,
     index: false,
     wildcard: false,
+    // scripts/precompress.mjs writes .br and .gz beside the hashed assets at build time.
+    preCompressed: true,
     setHeaders: (res, path) => {
       if (path.includes(`${join(clientDir, 'assets')}`)) {
         void res.header('cache-control', 'public, max-age=31536000, immutable')

@@ -8,11 +8,3 @@ export function Spinner({ className, label = 'Loading' }: { className?: string; 
     </span>
   )
 }
-
-export function FullPageSpinner() {
-  return (
-    <div className="flex min-h-screen items-center justify-center">
-      <Spinner className="size-8 text-brand-700" />
-    </div>
-  )
-}

@@ -1,18 +1,52 @@
+import { ArrowLeft } from 'lucide-react'
 import { Link } from 'wouter'
-import { paths, serverPaths } from '@/client/paths'
+import { paths } from '@/client/paths'
+import { addOnCategories, SUPPORT_RESPONSE_TIME } from '@/shared/plans'
+import { AddOnCategoryCard } from './components/add-on-category-card'
+import { ClosingCta } from './components/closing-cta'
+import { MarketingLayout } from './components/marketing-layout'
 
-/** Placeholder until the marketing site is built. */
+/** /add-ons (spec section 2): the four categories with every add-on and its price. */
 export function AddOnsPage() {
   return (
-    <main className="mx-auto max-w-3xl space-y-6 p-8">
-      <h1 className="text-3xl font-bold">Add-ons</h1>
-      <p className="text-slate-600">Patient, lead and appointment management for clinics and hospitals in India.</p>
-      <div className="flex gap-3">
-        <a className="font-medium text-brand-700 underline" href={serverPaths.login}>Sign In</a>
-        <a className="font-medium text-brand-700 underline" href={serverPaths.signup}>Start Free Trial</a>
-        <Link className="font-medium text-brand-700 underline" href={paths.pricing}>Pricing</Link>
-        <Link className="font-medium text-brand-700 underline" href={paths.addOns}>Add-ons</Link>
+    <div className="space-y-12 sm:space-y-16">
+      <div>
+        <Link href={paths.home} className="inline-flex items-center gap-1.5 rounded-md text-sm font-semibold text-brand-700 hover:underline">
+          <ArrowLeft className="size-4" aria-hidden="true" />
+          Back to Home
+        </Link>
+        <div className="mx-auto mt-6 max-w-2xl text-center">
+          <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Add-ons</p>
+          <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">Professional Add-ons & Services</h1>
+          <p className="mt-4 text-lg text-slate-600">
+            Creative, technical, training and growth services from our healthcare specialists, on any plan, priced in rupees.
+          </p>
+        </div>
       </div>
-    </main>
+      <div className="grid gap-6 lg:grid-cols-2">
+        {addOnCategories.map((category) => (
+          <AddOnCategoryCard key={category.id} category={category} />
+        ))}
+      </div>
+      <ClosingCta
+        inset
+        source="add-ons"
+        title="Not sure which services you need?"
+        text={`Tell us about your clinic and we will suggest a plan. We respond within ${SUPPORT_RESPONSE_TIME}.`}
+      />
+    </div>
+  )
+}
+
+/** /add-ons for a signed-out visitor: the same page in the marketing frame. */
+export function PublicAddOnsPage() {
+  return (
+    <MarketingLayout>
+      <div className="bg-gradient-to-b from-brand-50 to-white to-40%">
+        <div className="mx-auto max-w-6xl px-4 py-10 sm:px-6 sm:py-14">
+          <AddOnsPage />
+        </div>
+      </div>
+    </MarketingLayout>
   )
 }

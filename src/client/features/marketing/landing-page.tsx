@@ -1,18 +1,23 @@
-import { Link } from 'wouter'
-import { paths, serverPaths } from '@/client/paths'
+import { ClosingCta } from './components/closing-cta'
+import { FeatureGrid } from './components/feature-grid'
+import { Hero } from './components/hero'
+import { MarketingLayout } from './components/marketing-layout'
+import { PricingSection } from './components/pricing-section'
+import { TrustSection } from './components/trust-section'
 
-/** Placeholder until the marketing site is built. */
+/** / signed out (spec section 2, Landing page). */
 export function LandingPage() {
   return (
-    <main className="mx-auto max-w-3xl space-y-6 p-8">
-      <h1 className="text-3xl font-bold">Arogya CRM</h1>
-      <p className="text-slate-600">Patient, lead and appointment management for clinics and hospitals in India.</p>
-      <div className="flex gap-3">
-        <a className="font-medium text-brand-700 underline" href={serverPaths.login}>Sign In</a>
-        <a className="font-medium text-brand-700 underline" href={serverPaths.signup}>Start Free Trial</a>
-        <Link className="font-medium text-brand-700 underline" href={paths.pricing}>Pricing</Link>
-        <Link className="font-medium text-brand-700 underline" href={paths.addOns}>Add-ons</Link>
-      </div>
-    </main>
+    <MarketingLayout>
+      <Hero />
+      <FeatureGrid />
+      <TrustSection />
+      <PricingSection />
+      <ClosingCta
+        source="landing"
+        title="Ready to turn more enquiries into patients?"
+        text="Start your free trial today, or book a demo and see Arogya CRM with your own workflow."
+      />
+    </MarketingLayout>
   )
 }

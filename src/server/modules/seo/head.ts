@@ -40,7 +40,7 @@ export function renderMarketingHtml(template: string, page: MarketingPage, opts:
   return template
     .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(/<meta\s+name="description"[\s\S]*?\/?>/, `<meta name="description" content="${escapeHtml(page.description)}" />`)
-    .replace('</head>', `    ${tags.join('\n    ')}\n  </head>`)
+    .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`)
 }
 
 /** The public origin: BASE_URL when configured, else the scheme and host the request came to. */

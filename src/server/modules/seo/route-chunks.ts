@@ -3,11 +3,14 @@ import { join } from 'node:path'
 
 type Manifest = Record<string, { file: string; imports?: string[]; isEntry?: boolean }>
 
-/** The client module of each marketing page, as Vite's manifest names it (root: src/client). */
+/**
+ * The client modules of each marketing page as Vite's manifest names them (root: src/client):
+ * for a signed-out visitor main.tsx starts the marketing app, which loads the page.
+ */
 const pageModules: Record<string, string[]> = {
-  '/': ['public-routes.tsx', 'features/marketing/landing-page.tsx'],
-  '/pricing': ['public-routes.tsx', 'features/marketing/pricing-page.tsx'],
-  '/add-ons': ['public-routes.tsx', 'features/marketing/add-ons-page.tsx'],
+  '/': ['marketing-app.tsx', 'features/marketing/landing-page.tsx'],
+  '/pricing': ['marketing-app.tsx', 'features/marketing/pricing-page.tsx'],
+  '/add-ons': ['marketing-app.tsx', 'features/marketing/add-ons-page.tsx'],
 }
 
 function closure(manifest: Manifest, key: string, seen: Set<string>): Set<string> {

@@ -23,7 +23,7 @@ const template = `<!doctype html>
 const manifest = {
   'main.tsx': { file: 'assets/index-abc.js', isEntry: true, imports: ['_jsx.js'] },
   '_jsx.js': { file: 'assets/jsx-1.js' },
-  'public-routes.tsx': { file: 'assets/public-routes-2.js', imports: ['_jsx.js'], isDynamicEntry: true },
+  'marketing-app.tsx': { file: 'assets/marketing-app-2.js', imports: ['_jsx.js'], isDynamicEntry: true },
   'features/marketing/landing-page.tsx': { file: 'assets/landing-page-3.js', imports: ['_shared.js'] },
   '_shared.js': { file: 'assets/shared-4.js' },
   'features/marketing/pricing-page.tsx': { file: 'assets/pricing-page-5.js', imports: ['_shared.js'] },
@@ -67,7 +67,7 @@ describe('marketing page heads', () => {
   it('tells a visitor without a session cookie that nobody is signed in, and preloads the route chunks', async () => {
     const html = (await get('/')).body
     expect(html).toContain('<meta name="arogya-session" content="none" />')
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/public-routes-2.js" />')
+    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/marketing-app-2.js" />')
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/landing-page-3.js" />')
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/shared-4.js" />')
     // Already loaded by the entry: not preloaded twice.
