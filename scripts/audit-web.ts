@@ -14,7 +14,15 @@ import lighthouse from 'lighthouse'
 import { type Browser, chromium, type Page } from 'playwright-core'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
-const FLAGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
+const FLAGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+]
 const PAGES = ['/', '/pricing', '/add-ons']
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const TARGET = 95
@@ -41,11 +49,20 @@ async function waitFor(url: string, timeoutMs: number, child?: ChildProcess): Pr
 
 /** The production server (building the client if stale) on a fresh, empty database. */
 async function startServer(): Promise<Server> {
-  if (process.env.AUDIT_URL) return { base: process.env.AUDIT_URL.replace(/\/$/, ''), stop: async () => {} }
+  if (process.env.AUDIT_URL)
+    return { base: process.env.AUDIT_URL.replace(/\/$/, ''), stop: async () => {} }
   const port = Number(process.env.AUDIT_PORT ?? 5187)
   const dataDir = mkdtempSync(join(tmpdir(), 'arogya-audit-'))
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: 'false', LOG_LEVEL: 'warn', NODE_ENV: 'production' },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      SEED_DEMO: 'false',
+      LOG_LEVEL: 'warn',
+      NODE_ENV: 'production',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true, // its own process group: start.mjs runs the server as a child
   })
@@ -72,21 +89,32 @@ interface LighthouseRow {
 }
 
 async function runLighthouse(base: string): Promise<LighthouseRow[]> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM, chromeFlags: ['--headless=new', ...FLAGS] })
+  const chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', ...FLAGS],
+  })
   const rows: LighthouseRow[] = []
   try {
     for (const page of PAGES) {
       const runs: LighthouseRow[] = []
       for (let i = 0; i < RUNS; i++) {
-        const result = await lighthouse(`${base}${page}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: [...CATEGORIES] })
+        const result = await lighthouse(`${base}${page}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: [...CATEGORIES],
+        })
         if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
         const { lhr } = result
-        const scores = Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])) as LighthouseRow['scores']
+        const scores = Object.fromEntries(
+          CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
+        ) as LighthouseRow['scores']
         const audit = (id: string) => lhr.audits[id]?.displayValue ?? '?'
         const scriptBytes =
-          (lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find(
-            (item) => item.resourceType === 'script',
-          )?.transferSize ?? 0
+          (
+            lhr.audits['resource-summary']?.details as
+              { items?: { resourceType: string; transferSize: number }[] } | undefined
+          )?.items?.find((item) => item.resourceType === 'script')?.transferSize ?? 0
         const metrics = `FCP ${audit('first-contentful-paint')}, LCP ${audit('largest-contentful-paint')}, TBT ${audit('total-blocking-time')}, CLS ${audit('cumulative-layout-shift')}, JS transferred ${(scriptBytes / 1024).toFixed(1)} KB`
         const failing = CATEGORIES.flatMap((c) =>
           (lhr.categories[c]?.auditRefs ?? [])
@@ -113,10 +141,18 @@ interface AxeRow {
 }
 
 async function axe(page: Page, what: string): Promise<AxeRow> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']).analyze()
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .analyze()
   return {
     what,
-    violations: result.violations.map((v) => `${v.id} (${v.impact}): ${v.help}; ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join(' | ')}`),
+    violations: result.violations.map(
+      (v) =>
+        `${v.id} (${v.impact}): ${v.help}; ${v.nodes
+          .map((n) => n.target.join(' '))
+          .slice(0, 3)
+          .join(' | ')}`,
+    ),
   }
 }
 
@@ -151,12 +187,18 @@ async function runAxe(base: string): Promise<AxeRow[]> {
 const server = await startServer()
 let failed = false
 try {
-  console.log(`\nAuditing ${server.base} with ${CHROMIUM} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB`)
-  console.log(`Lighthouse ${RUNS > 1 ? `(median of ${RUNS} runs by performance) ` : ''}mobile emulation, simulated throttling:\n`)
+  console.log(
+    `\nAuditing ${server.base} with ${CHROMIUM} on ${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(0)} GB`,
+  )
+  console.log(
+    `Lighthouse ${RUNS > 1 ? `(median of ${RUNS} runs by performance) ` : ''}mobile emulation, simulated throttling:\n`,
+  )
   const header = `  ${'page'.padEnd(10)}${CATEGORIES.map((c) => c.padStart(16)).join('')}`
   console.log(header)
   for (const row of await runLighthouse(server.base)) {
-    console.log(`  ${row.page.padEnd(10)}${CATEGORIES.map((c) => String(row.scores[c]).padStart(16)).join('')}`)
+    console.log(
+      `  ${row.page.padEnd(10)}${CATEGORIES.map((c) => String(row.scores[c]).padStart(16)).join('')}`,
+    )
     console.log(`  ${''.padEnd(10)}${row.metrics}`)
     for (const f of row.failing) console.log(`  ${''.padEnd(10)}below 0.9: ${f}`)
     if (CATEGORIES.some((c) => row.scores[c] < TARGET)) failed = true
@@ -167,7 +209,11 @@ try {
     for (const v of row.violations) console.log(`      ${v}`)
     if (row.violations.length) failed = true
   }
-  console.log(failed ? `\nBelow target (${TARGET}+ in every category, 0 axe violations).` : `\nAll pages at ${TARGET}+ in every category with 0 axe violations.`)
+  console.log(
+    failed
+      ? `\nBelow target (${TARGET}+ in every category, 0 axe violations).`
+      : `\nAll pages at ${TARGET}+ in every category with 0 axe violations.`,
+  )
 } finally {
   await server.stop()
 }

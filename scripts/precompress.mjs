@@ -13,7 +13,12 @@ for (const name of readdirSync(dir)) {
   if (buf.length < 1024) continue
   writeFileSync(
     join(dir, `${name}.br`),
-    brotliCompressSync(buf, { params: { [constants.BROTLI_PARAM_QUALITY]: 11, [constants.BROTLI_PARAM_SIZE_HINT]: buf.length } }),
+    brotliCompressSync(buf, {
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 11,
+        [constants.BROTLI_PARAM_SIZE_HINT]: buf.length,
+      },
+    }),
   )
   writeFileSync(join(dir, `${name}.gz`), gzipSync(buf, { level: 9 }))
   files++

@@ -54,8 +54,14 @@ for (const [route, parts] of Object.entries(routes)) {
   }
   const { raw, gz, br } = jsBytes(keys)
   const budget = budgets[route]
-  const verdict = budget ? (gz <= budget ? `  within the ${kb(budget)} gzip budget` : `  OVER the ${kb(budget)} gzip budget`) : ''
-  console.log(`  ${route.padEnd(24)} ${kb(gz).padStart(9)} gzip ${kb(br).padStart(9)} brotli  (${kb(raw)} raw)${verdict}`)
+  const verdict = budget
+    ? gz <= budget
+      ? `  within the ${kb(budget)} gzip budget`
+      : `  OVER the ${kb(budget)} gzip budget`
+    : ''
+  console.log(
+    `  ${route.padEnd(24)} ${kb(gz).padStart(9)} gzip ${kb(br).padStart(9)} brotli  (${kb(raw)} raw)${verdict}`,
+  )
   if (budget && gz > budget) process.exitCode = 1
 }
 const base = new Set(closure(entry))

@@ -27,7 +27,8 @@ function Toasts() {
   const user = useUser()
   const [location] = useLocation()
   const [needed, setNeeded] = useState(false)
-  if (!needed && user.isSuccess && (user.data || !toastFreePaths.includes(location))) setNeeded(true)
+  if (!needed && user.isSuccess && (user.data || !toastFreePaths.includes(location)))
+    setNeeded(true)
   return needed ? (
     <Suspense fallback={null}>
       <AppToaster />

@@ -8,16 +8,21 @@ import './styles.css'
 // see server/modules/seo) who opens a marketing page gets the small marketing app; everyone
 // else gets the full app, which checks the sign-in state and loads the staff screens.
 const App = lazy(() => import('./app').then((m) => ({ default: m.App })))
-const MarketingApp = lazy(() => import('./marketing-app').then((m) => ({ default: m.MarketingApp })))
+const MarketingApp = lazy(() =>
+  import('./marketing-app').then((m) => ({ default: m.MarketingApp })),
+)
 
 const marketingPaths: string[] = [paths.home, paths.pricing, paths.addOns]
 const path = window.location.pathname.replace(/(.)\/+$/, '$1')
-const signedOut = document.querySelector<HTMLMetaElement>('meta[name="arogya-session"]')?.content === 'none'
+const signedOut =
+  document.querySelector<HTMLMetaElement>('meta[name="arogya-session"]')?.content === 'none'
 
 const root = document.getElementById('root')
 if (!root) throw new Error('No #root element')
 createRoot(root).render(
   <StrictMode>
-    <Suspense fallback={<FullPageSpinner />}>{signedOut && marketingPaths.includes(path) ? <MarketingApp /> : <App />}</Suspense>
+    <Suspense fallback={<FullPageSpinner />}>
+      {signedOut && marketingPaths.includes(path) ? <MarketingApp /> : <App />}
+    </Suspense>
   </StrictMode>,
 )

@@ -2,9 +2,15 @@ import { lazy } from 'react'
 import { Route, Switch } from 'wouter'
 import { paths } from './paths'
 
-const LandingPage = lazy(() => import('./features/marketing/landing-page').then((m) => ({ default: m.LandingPage })))
-const PricingPage = lazy(() => import('./features/marketing/pricing-page').then((m) => ({ default: m.PublicPricingPage })))
-const AddOnsPage = lazy(() => import('./features/marketing/add-ons-page').then((m) => ({ default: m.PublicAddOnsPage })))
+const LandingPage = lazy(() =>
+  import('./features/marketing/landing-page').then((m) => ({ default: m.LandingPage })),
+)
+const PricingPage = lazy(() =>
+  import('./features/marketing/pricing-page').then((m) => ({ default: m.PublicPricingPage })),
+)
+const AddOnsPage = lazy(() =>
+  import('./features/marketing/add-ons-page').then((m) => ({ default: m.PublicAddOnsPage })),
+)
 const FullApp = lazy(() => import('./app').then((m) => ({ default: m.App })))
 
 /**

@@ -3,7 +3,9 @@ import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { useUser } from './features/auth/api/get-user'
 
 // Signed-out pages and the staff app are separate bundles: a visitor downloads no staff screens.
-const PublicRoutes = lazy(() => import('./public-routes').then((m) => ({ default: m.PublicRoutes })))
+const PublicRoutes = lazy(() =>
+  import('./public-routes').then((m) => ({ default: m.PublicRoutes })),
+)
 const StaffApp = lazy(() => import('./staff-app').then((m) => ({ default: m.StaffApp })))
 
 /** Spinner while the sign-in state loads, then the signed-out site or the staff app. */
@@ -27,6 +29,8 @@ export function Root() {
     )
   }
   return (
-    <Suspense fallback={<FullPageSpinner />}>{user.data ? <StaffApp user={user.data} /> : <PublicRoutes />}</Suspense>
+    <Suspense fallback={<FullPageSpinner />}>
+      {user.data ? <StaffApp user={user.data} /> : <PublicRoutes />}
+    </Suspense>
   )
 }

@@ -4,12 +4,24 @@ import { addOnCategories, findPlan, planIds, planMonthlyRupees, plans } from './
 
 describe('plans', () => {
   it('has the five plans of the spec, in order', () => {
-    expect(plans.map((p) => p.name)).toEqual(['Starter', 'Professional', 'Enterprise', 'Hospital Enterprise', 'Custom Enterprise'])
+    expect(plans.map((p) => p.name)).toEqual([
+      'Starter',
+      'Professional',
+      'Enterprise',
+      'Hospital Enterprise',
+      'Custom Enterprise',
+    ])
     expect(plans.map((p) => p.id)).toEqual([...planIds])
   })
 
   it('carries every figure of the spec plan table', () => {
-    const table = plans.map((p) => [p.name, p.price?.monthly, p.price?.annualMonthly, p.price?.annualSaving, p.price?.list])
+    const table = plans.map((p) => [
+      p.name,
+      p.price?.monthly,
+      p.price?.annualMonthly,
+      p.price?.annualSaving,
+      p.price?.list,
+    ])
     expect(table).toEqual([
       ['Starter', 2999, 2399, 7200, 4999],
       ['Professional', 7999, 6399, 19200, 12999],
@@ -42,7 +54,12 @@ describe('plans', () => {
     ])
     expect(findPlan('enterprise')?.features).toContain('Attachments up to 50MB')
     expect(findPlan('hospital_enterprise')?.features).toEqual(
-      expect.arrayContaining(['Unlimited users', 'Unlimited patients', '24/7 success manager', '50+ role permissions']),
+      expect.arrayContaining([
+        'Unlimited users',
+        'Unlimited patients',
+        '24/7 success manager',
+        '50+ role permissions',
+      ]),
     )
   })
 
@@ -56,11 +73,18 @@ describe('plans', () => {
 
 describe('add-ons', () => {
   it('has the four categories of the spec', () => {
-    expect(addOnCategories.map((c) => c.name)).toEqual(['Marketing & Creative', 'Technical', 'Training & Support', 'Growth Acceleration'])
+    expect(addOnCategories.map((c) => c.name)).toEqual([
+      'Marketing & Creative',
+      'Technical',
+      'Training & Support',
+      'Growth Acceleration',
+    ])
   })
 
   it('lists every add-on price of the spec exactly once', () => {
-    const all = addOnCategories.flatMap((c) => c.addOns.map((a) => [a.name, a.price, a.unit, a.from]))
+    const all = addOnCategories.flatMap((c) =>
+      c.addOns.map((a) => [a.name, a.price, a.unit, a.from]),
+    )
     expect(all).toEqual([
       ['Video editing', 999, 'per video', false],
       ['Creative design', 499, 'per design', false],

@@ -12,7 +12,13 @@ export const ANNUAL_SAVING_BADGE = 'Save 20%'
 /** Support contact response time (spec section 9). */
 export const SUPPORT_RESPONSE_TIME = '2-4 hours'
 
-export const planIds = ['starter', 'professional', 'enterprise', 'hospital_enterprise', 'custom_enterprise'] as const
+export const planIds = [
+  'starter',
+  'professional',
+  'enterprise',
+  'hospital_enterprise',
+  'custom_enterprise',
+] as const
 export type PlanId = (typeof planIds)[number]
 
 export interface PlanPrice {
@@ -109,7 +115,12 @@ export const plans: readonly Plan[] = [
     maxUsers: null,
     maxPatients: null,
     trialDays: null,
-    features: ['Unlimited users', 'Unlimited patients', '24/7 success manager', '50+ role permissions'],
+    features: [
+      'Unlimited users',
+      'Unlimited patients',
+      '24/7 success manager',
+      '50+ role permissions',
+    ],
   },
   {
     id: 'custom_enterprise',
@@ -120,7 +131,11 @@ export const plans: readonly Plan[] = [
     maxUsers: null,
     maxPatients: null,
     trialDays: null,
-    features: ['Custom pricing', 'Everything in Hospital Enterprise', 'Terms shaped around your hospitals'],
+    features: [
+      'Custom pricing',
+      'Everything in Hospital Enterprise',
+      'Terms shaped around your hospitals',
+    ],
   },
 ]
 
@@ -154,7 +169,14 @@ export interface AddOnCategory {
   addOns: AddOn[]
 }
 
-const addOn = (id: string, name: string, price: number, unit: string | null, description: string, from = false): AddOn => ({
+const addOn = (
+  id: string,
+  name: string,
+  price: number,
+  unit: string | null,
+  description: string,
+  from = false,
+): AddOn => ({
   id,
   name,
   price,
@@ -169,10 +191,34 @@ export const addOnCategories: readonly AddOnCategory[] = [
     name: 'Marketing & Creative',
     summary: 'Ads and content that bring patients to your door',
     addOns: [
-      addOn('video-editing', 'Video editing', 999, 'per video', 'Reels and ad videos cut for Instagram, Facebook and YouTube.'),
-      addOn('creative-design', 'Creative design', 499, 'per design', 'Ad creatives, posters and social posts in your clinic’s colours.'),
-      addOn('content-writing', 'Content writing', 299, 'per article', 'Health articles and captions your patients can trust.'),
-      addOn('photography', 'Photography', 2999, 'per session', 'Professional photos of your doctors, team and facility.'),
+      addOn(
+        'video-editing',
+        'Video editing',
+        999,
+        'per video',
+        'Reels and ad videos cut for Instagram, Facebook and YouTube.',
+      ),
+      addOn(
+        'creative-design',
+        'Creative design',
+        499,
+        'per design',
+        'Ad creatives, posters and social posts in your clinic’s colours.',
+      ),
+      addOn(
+        'content-writing',
+        'Content writing',
+        299,
+        'per article',
+        'Health articles and captions your patients can trust.',
+      ),
+      addOn(
+        'photography',
+        'Photography',
+        2999,
+        'per session',
+        'Professional photos of your doctors, team and facility.',
+      ),
     ],
   },
   {
@@ -180,10 +226,29 @@ export const addOnCategories: readonly AddOnCategory[] = [
     name: 'Technical',
     summary: 'Set-up, integrations and apps by our engineers',
     addOns: [
-      addOn('data-migration', 'Data migration', 4999, null, 'Move patients and history from spreadsheets or your old software.'),
-      addOn('custom-integrations', 'Custom integrations', 9999, null, 'Connect your lab, pharmacy or HIS systems.', true),
+      addOn(
+        'data-migration',
+        'Data migration',
+        4999,
+        null,
+        'Move patients and history from spreadsheets or your old software.',
+      ),
+      addOn(
+        'custom-integrations',
+        'Custom integrations',
+        9999,
+        null,
+        'Connect your lab, pharmacy or HIS systems.',
+        true,
+      ),
       addOn('mobile-app', 'Mobile app', 49999, null, 'A branded patient app for Android and iOS.'),
-      addOn('analytics-setup', 'Analytics setup', 7999, null, 'Dashboards and conversion tracking for your campaigns.'),
+      addOn(
+        'analytics-setup',
+        'Analytics setup',
+        7999,
+        null,
+        'Dashboards and conversion tracking for your campaigns.',
+      ),
     ],
   },
   {
@@ -191,10 +256,34 @@ export const addOnCategories: readonly AddOnCategory[] = [
     name: 'Training & Support',
     summary: 'Help your team get the most out of Arogya CRM',
     addOns: [
-      addOn('advanced-training', 'Advanced training', 999, 'per session', 'Hands-on sessions for front desk, doctors and managers.'),
-      addOn('consulting', 'Consulting', 2999, 'per day', 'Process design for lead handling and patient follow-up.'),
-      addOn('premium-support', '24/7 premium support', 1999, 'per month', 'Round-the-clock phone and WhatsApp support.'),
-      addOn('compliance-audit', 'Compliance audit', 9999, null, 'A review of data protection and patient consent practice.'),
+      addOn(
+        'advanced-training',
+        'Advanced training',
+        999,
+        'per session',
+        'Hands-on sessions for front desk, doctors and managers.',
+      ),
+      addOn(
+        'consulting',
+        'Consulting',
+        2999,
+        'per day',
+        'Process design for lead handling and patient follow-up.',
+      ),
+      addOn(
+        'premium-support',
+        '24/7 premium support',
+        1999,
+        'per month',
+        'Round-the-clock phone and WhatsApp support.',
+      ),
+      addOn(
+        'compliance-audit',
+        'Compliance audit',
+        9999,
+        null,
+        'A review of data protection and patient consent practice.',
+      ),
     ],
   },
   {
@@ -202,10 +291,27 @@ export const addOnCategories: readonly AddOnCategory[] = [
     name: 'Growth Acceleration',
     summary: 'More enquiries, better reviews, higher ranking',
     addOns: [
-      addOn('lead-generation-boost', 'Lead generation boost', 4999, 'per month', 'Managed ad campaigns that fill your lead pipeline.'),
-      addOn('seo', 'SEO', 2999, 'per month', 'Rank on Google for the treatments you offer in your city.'),
-      addOn('reputation-management', 'Reputation management', 1999, 'per month', 'Collect and answer Google reviews from happy patients.'),
+      addOn(
+        'lead-generation-boost',
+        'Lead generation boost',
+        4999,
+        'per month',
+        'Managed ad campaigns that fill your lead pipeline.',
+      ),
+      addOn(
+        'seo',
+        'SEO',
+        2999,
+        'per month',
+        'Rank on Google for the treatments you offer in your city.',
+      ),
+      addOn(
+        'reputation-management',
+        'Reputation management',
+        1999,
+        'per month',
+        'Collect and answer Google reviews from happy patients.',
+      ),
     ],
   },
 ]
-

@@ -9,7 +9,11 @@ import { seoRoutes } from '../modules/seo/seo.routes'
  * marketing pages' head tags, /robots.txt and /sitemap.xml (modules/seo).
  * Returns whether a built client was found (the not-found handler then serves index.html).
  */
-export async function registerSpa(app: FastifyInstance, clientDir: string, baseURL?: string | undefined): Promise<boolean> {
+export async function registerSpa(
+  app: FastifyInstance,
+  clientDir: string,
+  baseURL?: string | undefined,
+): Promise<boolean> {
   const indexFile = join(clientDir, 'index.html')
   if (!existsSync(indexFile)) {
     app.log.warn(`No built client in ${clientDir}; run "npm run build". Serving the API only.`)

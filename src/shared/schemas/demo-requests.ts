@@ -91,7 +91,13 @@ export const demoRequest = z.object({
 export type DemoRequest = z.infer<typeof demoRequest>
 
 /** What the visitor gets back: enough for the confirmation, nothing more. */
-export const demoRequestReceipt = demoRequest.pick({ id: true, name: true, mobile: true, preferredTime: true, createdAt: true })
+export const demoRequestReceipt = demoRequest.pick({
+  id: true,
+  name: true,
+  mobile: true,
+  preferredTime: true,
+  createdAt: true,
+})
 export type DemoRequestReceipt = z.infer<typeof demoRequestReceipt>
 
 /** GET /api/admin/demo-requests: newest first, paginated by cursor (x-next-cursor header). */

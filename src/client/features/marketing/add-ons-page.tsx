@@ -11,15 +11,21 @@ export function AddOnsPage() {
   return (
     <div className="space-y-12 sm:space-y-16">
       <div>
-        <Link href={paths.home} className="inline-flex items-center gap-1.5 rounded-md text-sm font-semibold text-brand-700 hover:underline">
+        <Link
+          href={paths.home}
+          className="inline-flex items-center gap-1.5 rounded-md text-sm font-semibold text-brand-700 hover:underline"
+        >
           <ArrowLeft className="size-4" aria-hidden="true" />
           Back to Home
         </Link>
         <div className="mx-auto mt-6 max-w-2xl text-center">
           <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Add-ons</p>
-          <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">Professional Add-ons & Services</h1>
+          <h1 className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
+            Professional Add-ons & Services
+          </h1>
           <p className="mt-4 text-lg text-slate-600">
-            Creative, technical, training and growth services from our healthcare specialists, on any plan, priced in rupees.
+            Creative, technical, training and growth services from our healthcare specialists, on
+            any plan, priced in rupees.
           </p>
         </div>
       </div>

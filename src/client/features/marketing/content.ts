@@ -10,7 +10,8 @@ export const claims = {
   ],
 } as const
 
-export type FeatureIcon = 'leads' | 'patients' | 'appointments' | 'billing' | 'messaging' | 'analytics'
+export type FeatureIcon =
+  'leads' | 'patients' | 'appointments' | 'billing' | 'messaging' | 'analytics'
 
 export interface Feature {
   icon: FeatureIcon
@@ -74,7 +75,22 @@ export const trustBlurbs = [
 ] as const
 
 export const footerLists = [
-  { title: 'Product', items: ['Lead Management', 'Patient Records', 'Appointments', 'Billing & Claims', 'Campaign Analytics'] },
-  { title: 'Support', items: ['Help Centre', 'Training', 'Data Migration', 'System Status', 'Contact Us'] },
-  { title: 'Company', items: ['About Us', 'Careers', 'Privacy Policy', 'Terms of Service', 'Security'] },
+  {
+    title: 'Product',
+    items: [
+      'Lead Management',
+      'Patient Records',
+      'Appointments',
+      'Billing & Claims',
+      'Campaign Analytics',
+    ],
+  },
+  {
+    title: 'Support',
+    items: ['Help Centre', 'Training', 'Data Migration', 'System Status', 'Contact Us'],
+  },
+  {
+    title: 'Company',
+    items: ['About Us', 'Careers', 'Privacy Policy', 'Terms of Service', 'Security'],
+  },
 ] as const

@@ -17,11 +17,15 @@ export function PricingPage() {
       <section aria-labelledby="pricing-title">
         <div className="mx-auto max-w-2xl text-center">
           <p className="text-sm font-semibold tracking-wide text-brand-700 uppercase">Pricing</p>
-          <h1 id="pricing-title" className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl">
+          <h1
+            id="pricing-title"
+            className="mt-2 text-4xl font-bold tracking-tight text-slate-900 sm:text-5xl"
+          >
             Simple pricing in rupees
           </h1>
           <p className="mt-4 text-lg text-slate-600">
-            From single-doctor clinics to hospital groups. Start with a free trial and change plans as you grow.
+            From single-doctor clinics to hospital groups. Start with a free trial and change plans
+            as you grow.
           </p>
         </div>
         <h2 className="sr-only">Plans</h2>
@@ -31,12 +35,17 @@ export function PricingPage() {
         <div className="mt-10">
           <PlanGrid cycle={cycle} source="pricing" />
         </div>
-        <p className="mt-6 text-center text-sm text-slate-600">Prices are per clinic or hospital, exclusive of taxes.</p>
+        <p className="mt-6 text-center text-sm text-slate-600">
+          Prices are per clinic or hospital, exclusive of taxes.
+        </p>
       </section>
 
       <section aria-labelledby="roi-title">
         <div className="mx-auto max-w-2xl text-center">
-          <h2 id="roi-title" className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          <h2
+            id="roi-title"
+            className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl"
+          >
             An investment that pays for itself
           </h2>
           <p className="mt-3 flex items-center justify-center gap-2 text-slate-600">

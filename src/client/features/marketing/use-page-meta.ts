@@ -27,7 +27,12 @@ export function usePageMeta(): void {
     setMeta('meta[property="og:title"]', 'property', 'og:title', page.title)
     setMeta('meta[property="og:description"]', 'property', 'og:description', page.description)
     setMeta('meta[property="og:url"]', 'property', 'og:url', url)
-    setMeta('meta[property="og:image"]', 'property', 'og:image', `${window.location.origin}${OG_IMAGE_PATH}`)
+    setMeta(
+      'meta[property="og:image"]',
+      'property',
+      'og:image',
+      `${window.location.origin}${OG_IMAGE_PATH}`,
+    )
     let canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')
     if (!canonical) {
       canonical = document.createElement('link')

@@ -10,7 +10,9 @@ import { demoRequestSources, preferredTimes } from '../../../shared/schemas/demo
 export const demoRequests = pgTable(
   'demo_requests',
   {
-    id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .primaryKey()
+      .default(sql`gen_random_uuid()`),
     name: text('name').notNull(),
     organization: text('organization').notNull(),
     /** E.164, e.g. +919876543210. */

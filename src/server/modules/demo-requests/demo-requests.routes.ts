@@ -1,6 +1,9 @@
 import type { FastifyInstance } from 'fastify'
 import { NEXT_CURSOR_HEADER } from '../../../shared/schemas/common'
-import { createDemoRequestInput, listDemoRequestsQuery } from '../../../shared/schemas/demo-requests'
+import {
+  createDemoRequestInput,
+  listDemoRequestsQuery,
+} from '../../../shared/schemas/demo-requests'
 import { publicRoute, superAdmin } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { AppError } from '../../http/app-error'
@@ -21,7 +24,10 @@ export function demoRequestsRoutes(app: FastifyInstance, { db }: { db: AppDb }):
           timeWindow: '1 hour',
           keyGenerator: (req) => `demo:${req.ip}`,
           errorResponseBuilder: () =>
-            new AppError('RATE_LIMITED', 'You have sent several demo requests already. Please try again in an hour, or call us.'),
+            new AppError(
+              'RATE_LIMITED',
+              'You have sent several demo requests already. Please try again in an hour, or call us.',
+            ),
         },
       },
     },

@@ -1,6 +1,10 @@
 import { and, desc, eq, lt, or } from 'drizzle-orm'
 import type { z } from 'zod'
-import type { createDemoRequestInput, DemoRequest, DemoRequestReceipt } from '../../../shared/schemas/demo-requests'
+import type {
+  createDemoRequestInput,
+  DemoRequest,
+  DemoRequestReceipt,
+} from '../../../shared/schemas/demo-requests'
 import type { AppDb } from '../../db/client'
 import { demoRequests } from '../../db/schema/demo-requests'
 import { withPlatform } from '../../db/tenant'
@@ -17,7 +21,9 @@ export async function createDemoRequest(opts: {
   db: AppDb
   values: z.output<typeof createDemoRequestInput>
 }): Promise<DemoRequestReceipt> {
-  const [row] = await withPlatform(opts.db, (tx) => tx.insert(demoRequests).values(opts.values).returning())
+  const [row] = await withPlatform(opts.db, (tx) =>
+    tx.insert(demoRequests).values(opts.values).returning(),
+  )
   if (!row) throw new AppError('INTERNAL', 'Demo request was not saved')
   const { id, name, mobile, preferredTime } = row
   return { id, name, mobile, preferredTime, createdAt: row.createdAt.toISOString() }
@@ -29,7 +35,9 @@ interface Cursor {
 }
 
 function encodeCursor(row: DemoRequestRow): string {
-  return Buffer.from(JSON.stringify({ createdAt: row.createdAt.toISOString(), id: row.id } satisfies Cursor)).toString('base64url')
+  return Buffer.from(
+    JSON.stringify({ createdAt: row.createdAt.toISOString(), id: row.id } satisfies Cursor),
+  ).toString('base64url')
 }
 
 function decodeCursor(cursor: string): Cursor {
@@ -46,7 +54,9 @@ function decodeCursor(cursor: string): Cursor {
   } catch {
     // fall through
   }
-  throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [{ path: 'cursor', message: 'cursor is not valid' }])
+  throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [
+    { path: 'cursor', message: 'cursor is not valid' },
+  ])
 }
 
 export const DEFAULT_PAGE_SIZE = 100
@@ -60,7 +70,10 @@ export async function listDemoRequests(opts: {
   const limit = opts.limit ?? DEFAULT_PAGE_SIZE
   const c = opts.cursor ? decodeCursor(opts.cursor) : null
   const after = c
-    ? or(lt(demoRequests.createdAt, new Date(c.createdAt)), and(eq(demoRequests.createdAt, new Date(c.createdAt)), lt(demoRequests.id, c.id)))
+    ? or(
+        lt(demoRequests.createdAt, new Date(c.createdAt)),
+        and(eq(demoRequests.createdAt, new Date(c.createdAt)), lt(demoRequests.id, c.id)),
+      )
     : undefined
   const rows = await withPlatform(opts.db, (tx) =>
     tx
@@ -72,5 +85,8 @@ export async function listDemoRequests(opts: {
   )
   const page = rows.slice(0, limit)
   const last = page.at(-1)
-  return { items: page.map(toDemoRequest), nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+  return {
+    items: page.map(toDemoRequest),
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  }
 }

@@ -1,7 +1,10 @@
 import { type MarketingPage, OG_IMAGE_PATH, SITE_NAME } from '../../../shared/marketing-pages'
 
 const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c)
+  text.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  )
 
 export interface HeadOptions {
   /** 'https://arogya.example' (no trailing slash). */
@@ -16,7 +19,11 @@ export interface HeadOptions {
  * index.html with the page's own title, description, canonical link, Open Graph and
  * Twitter tags, the signed-out hint and module preloads for its route chunks.
  */
-export function renderMarketingHtml(template: string, page: MarketingPage, opts: HeadOptions): string {
+export function renderMarketingHtml(
+  template: string,
+  page: MarketingPage,
+  opts: HeadOptions,
+): string {
   const url = `${opts.origin}${page.path}`
   const image = `${opts.origin}${OG_IMAGE_PATH}`
   const tags = [
@@ -35,11 +42,18 @@ export function renderMarketingHtml(template: string, page: MarketingPage, opts:
     `<meta name="twitter:description" content="${escapeHtml(page.description)}" />`,
     `<meta name="twitter:image" content="${escapeHtml(image)}" />`,
     ...(opts.signedOut ? ['<meta name="arogya-session" content="none" />'] : []),
-    ...(opts.signedOut ? opts.preload.map((href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`) : []),
+    ...(opts.signedOut
+      ? opts.preload.map(
+          (href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`,
+        )
+      : []),
   ]
   return template
     .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
-    .replace(/<meta\s+name="description"[\s\S]*?\/?>/, `<meta name="description" content="${escapeHtml(page.description)}" />`)
+    .replace(
+      /<meta\s+name="description"[\s\S]*?\/?>/,
+      `<meta name="description" content="${escapeHtml(page.description)}" />`,
+    )
     .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`)
 }
 

@@ -34,7 +34,9 @@ export function marketingPreloads(clientDir: string): Record<string, string[]> {
   for (const [path, modules] of Object.entries(pageModules)) {
     const keys = new Set<string>()
     for (const m of modules) closure(manifest, m, keys)
-    result[path] = [...keys].filter((k) => !loaded.has(k)).flatMap((k) => (manifest[k]?.file.endsWith('.js') ? [`/${manifest[k].file}`] : []))
+    result[path] = [...keys]
+      .filter((k) => !loaded.has(k))
+      .flatMap((k) => (manifest[k]?.file.endsWith('.js') ? [`/${manifest[k].file}`] : []))
   }
   return result
 }

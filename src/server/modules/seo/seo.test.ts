@@ -23,10 +23,20 @@ const template = `<!doctype html>
 const manifest = {
   'main.tsx': { file: 'assets/index-abc.js', isEntry: true, imports: ['_jsx.js'] },
   '_jsx.js': { file: 'assets/jsx-1.js' },
-  'marketing-app.tsx': { file: 'assets/marketing-app-2.js', imports: ['_jsx.js'], isDynamicEntry: true },
-  'features/marketing/landing-page.tsx': { file: 'assets/landing-page-3.js', imports: ['_shared.js'] },
+  'marketing-app.tsx': {
+    file: 'assets/marketing-app-2.js',
+    imports: ['_jsx.js'],
+    isDynamicEntry: true,
+  },
+  'features/marketing/landing-page.tsx': {
+    file: 'assets/landing-page-3.js',
+    imports: ['_shared.js'],
+  },
   '_shared.js': { file: 'assets/shared-4.js' },
-  'features/marketing/pricing-page.tsx': { file: 'assets/pricing-page-5.js', imports: ['_shared.js'] },
+  'features/marketing/pricing-page.tsx': {
+    file: 'assets/pricing-page-5.js',
+    imports: ['_shared.js'],
+  },
   'features/marketing/add-ons-page.tsx': { file: 'assets/add-ons-page-6.js' },
 }
 
@@ -37,7 +47,12 @@ beforeAll(async () => {
   mkdirSync(join(dir, '.vite'))
   writeFileSync(join(dir, 'index.html'), template)
   writeFileSync(join(dir, '.vite/manifest.json'), JSON.stringify(manifest))
-  built = await buildApp({ database: await openDatabase({}), authSecret: 'x'.repeat(40), clientDir: dir, logLevel: 'silent' })
+  built = await buildApp({
+    database: await openDatabase({}),
+    authSecret: 'x'.repeat(40),
+    clientDir: dir,
+    logLevel: 'silent',
+  })
 })
 afterAll(async () => {
   await built?.app.close()
@@ -45,30 +60,40 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true })
 })
 
-const get = (url: string, headers: Record<string, string> = {}) => built.app.inject({ method: 'GET', url, headers: { host: 'crm.example.in', ...headers } })
+const get = (url: string, headers: Record<string, string> = {}) =>
+  built.app.inject({ method: 'GET', url, headers: { host: 'crm.example.in', ...headers } })
 
 describe('marketing page heads', () => {
-  it.each(marketingPages.map((p) => [p.path, p]))('%s gets its own title, description, canonical and Open Graph tags', async (path, page) => {
-    const res = await get(path)
-    expect(res.statusCode).toBe(200)
-    expect(res.headers['content-type']).toMatch(/^text\/html/)
-    expect(res.headers.vary).toMatch(/Cookie/)
-    const html = res.body
-    expect(html.match(/<title>/g)).toHaveLength(1)
-    expect(html).toContain(`<title>${page.title.replace(/&/g, '&amp;')}</title>`)
-    expect(html.match(/name="description"/g)).toHaveLength(1)
-    expect(html).toContain(`<meta name="description" content="${page.description}" />`)
-    expect(html).toContain(`<link rel="canonical" href="http://crm.example.in${path}" />`)
-    expect(html).toContain(`<meta property="og:url" content="http://crm.example.in${path}" />`)
-    expect(html).toContain('<meta property="og:image" content="http://crm.example.in/og-image.png" />')
-    expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />')
-  })
+  it.each(marketingPages.map((p) => [p.path, p]))(
+    '%s gets its own title, description, canonical and Open Graph tags',
+    async (path, page) => {
+      const res = await get(path)
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/^text\/html/)
+      expect(res.headers.vary).toMatch(/Cookie/)
+      const html = res.body
+      expect(html.match(/<title>/g)).toHaveLength(1)
+      expect(html).toContain(`<title>${page.title.replace(/&/g, '&amp;')}</title>`)
+      expect(html.match(/name="description"/g)).toHaveLength(1)
+      expect(html).toContain(`<meta name="description" content="${page.description}" />`)
+      expect(html).toContain(`<link rel="canonical" href="http://crm.example.in${path}" />`)
+      expect(html).toContain(`<meta property="og:url" content="http://crm.example.in${path}" />`)
+      expect(html).toContain(
+        '<meta property="og:image" content="http://crm.example.in/og-image.png" />',
+      )
+      expect(html).toContain('<meta name="twitter:card" content="summary_large_image" />')
+    },
+  )
 
   it('tells a visitor without a session cookie that nobody is signed in, and preloads the route chunks', async () => {
     const html = (await get('/')).body
     expect(html).toContain('<meta name="arogya-session" content="none" />')
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/marketing-app-2.js" />')
-    expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/landing-page-3.js" />')
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/marketing-app-2.js" />',
+    )
+    expect(html).toContain(
+      '<link rel="modulepreload" crossorigin href="/assets/landing-page-3.js" />',
+    )
     expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/shared-4.js" />')
     // Already loaded by the entry: not preloaded twice.
     expect(html).not.toContain('modulepreload" crossorigin href="/assets/jsx-1.js')
@@ -76,7 +101,8 @@ describe('marketing page heads', () => {
   })
 
   it('sends neither the hint nor the preloads when a session cookie comes along', async () => {
-    const html = (await get('/pricing', { cookie: 'theme=dark; arogya.session_token=abc.def' })).body
+    const html = (await get('/pricing', { cookie: 'theme=dark; arogya.session_token=abc.def' }))
+      .body
     expect(html).not.toContain('arogya-session')
     expect(html).not.toContain('modulepreload')
   })
@@ -110,24 +136,36 @@ describe('robots.txt and sitemap.xml', () => {
     expect(res.statusCode).toBe(200)
     expect(res.headers['content-type']).toMatch(/^application\/xml/)
     const locs = [...res.body.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1])
-    expect(locs).toEqual(['http://crm.example.in/', 'http://crm.example.in/pricing', 'http://crm.example.in/add-ons'])
+    expect(locs).toEqual([
+      'http://crm.example.in/',
+      'http://crm.example.in/pricing',
+      'http://crm.example.in/add-ons',
+    ])
   })
 })
 
 describe('head helpers', () => {
   it('escapes text that reaches the HTML', () => {
-    const html = renderMarketingHtml(template, { path: '/', title: 'A <b> & "c"', description: "it's", priority: 1 }, {
-      origin: 'http://x',
-      signedOut: false,
-      preload: [],
-    })
+    const html = renderMarketingHtml(
+      template,
+      { path: '/', title: 'A <b> & "c"', description: "it's", priority: 1 },
+      {
+        origin: 'http://x',
+        signedOut: false,
+        preload: [],
+      },
+    )
     expect(html).toContain('<title>A &lt;b&gt; &amp; &quot;c&quot;</title>')
     expect(html).toContain('content="it&#39;s"')
   })
 
   it('prefers BASE_URL and refuses a strange Host header', () => {
-    expect(requestOrigin('https://arogya.example/app/', 'http', 'evil')).toBe('https://arogya.example')
-    expect(requestOrigin(undefined, 'https', 'crm.example.in:8443')).toBe('https://crm.example.in:8443')
+    expect(requestOrigin('https://arogya.example/app/', 'http', 'evil')).toBe(
+      'https://arogya.example',
+    )
+    expect(requestOrigin(undefined, 'https', 'crm.example.in:8443')).toBe(
+      'https://crm.example.in:8443',
+    )
     expect(requestOrigin(undefined, 'http', 'a"><script>')).toBe('http://localhost')
   })
 

@@ -16,7 +16,10 @@ export function AddOnCategoryCard({ category }: { category: AddOnCategory }) {
   const Icon = icons[category.name]
   const titleId = `category-${category.id}`
   return (
-    <section aria-labelledby={titleId} className="flex flex-col rounded-2xl border border-slate-200 bg-white shadow-sm">
+    <section
+      aria-labelledby={titleId}
+      className="flex flex-col rounded-2xl border border-slate-200 bg-white shadow-sm"
+    >
       <div className="flex items-start gap-4 border-b border-slate-100 p-5 sm:p-6">
         <span className="grid size-12 shrink-0 place-items-center rounded-xl bg-brand-50 text-brand-700">
           <Icon className="size-6" aria-hidden="true" />
@@ -30,7 +33,10 @@ export function AddOnCategoryCard({ category }: { category: AddOnCategory }) {
       </div>
       <ul className="flex-1 divide-y divide-slate-100 px-5 sm:px-6">
         {category.addOns.map((addOn) => (
-          <li key={addOn.id} className="flex flex-col gap-1 py-4 sm:flex-row sm:items-start sm:justify-between sm:gap-6">
+          <li
+            key={addOn.id}
+            className="flex flex-col gap-1 py-4 sm:flex-row sm:items-start sm:justify-between sm:gap-6"
+          >
             <div>
               <h3 className="font-semibold text-slate-900">{addOn.name}</h3>
               <p className="mt-0.5 text-sm text-slate-600">{addOn.description}</p>

@@ -10,19 +10,28 @@ export function AddOnPriceList() {
     <section aria-labelledby="add-on-prices-title">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <h2 id="add-on-prices-title" className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl">
+          <h2
+            id="add-on-prices-title"
+            className="text-2xl font-bold tracking-tight text-slate-900 sm:text-3xl"
+          >
             Add-on services
           </h2>
           <p className="mt-2 text-slate-600">Pay only for what you need, on any plan.</p>
         </div>
-        <Link href={paths.addOns} className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline">
+        <Link
+          href={paths.addOns}
+          className="inline-flex items-center gap-1 text-sm font-semibold text-brand-700 hover:underline"
+        >
           View Professional Add-ons & Services
           <ArrowRight className="size-4" aria-hidden="true" />
         </Link>
       </div>
       <div className="mt-8 grid gap-6 md:grid-cols-2">
         {addOnCategories.map((category) => (
-          <div key={category.id} className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm">
+          <div
+            key={category.id}
+            className="rounded-2xl border border-slate-200 bg-white p-5 shadow-sm"
+          >
             <h3 className="font-semibold text-slate-900">{category.name}</h3>
             <ul className="mt-3 divide-y divide-slate-100 text-sm">
               {category.addOns.map((addOn) => (

@@ -39,9 +39,13 @@ export function BillingToggle({
           </label>
         ))}
       </fieldset>
-      <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-bold text-emerald-800">{ANNUAL_SAVING_BADGE}</span>
+      <span className="rounded-full bg-emerald-100 px-3 py-1 text-xs font-bold text-emerald-800">
+        {ANNUAL_SAVING_BADGE}
+      </span>
       <p className="sr-only" aria-live="polite">
-        {cycle === 'annual' ? 'Showing prices with annual billing' : 'Showing prices with monthly billing'}
+        {cycle === 'annual'
+          ? 'Showing prices with annual billing'
+          : 'Showing prices with monthly billing'}
       </p>
     </div>
   )

@@ -7,7 +7,17 @@ import { type DemoSource, ScheduleDemoButton } from './schedule-demo-button'
  * The closing call to action: Start Free Trial and Schedule Demo on a brand band, full
  * width, or (inset) a rounded panel that also fits inside the staff app.
  */
-export function ClosingCta({ source, title, text, inset = false }: { source: DemoSource; title: string; text: string; inset?: boolean }) {
+export function ClosingCta({
+  source,
+  title,
+  text,
+  inset = false,
+}: {
+  source: DemoSource
+  title: string
+  text: string
+  inset?: boolean
+}) {
   return (
     <section
       aria-labelledby="closing-title"

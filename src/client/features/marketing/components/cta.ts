@@ -8,7 +8,8 @@ const base =
 
 const variants = {
   primary: 'bg-brand-700 text-white shadow-sm hover:bg-brand-800 focus-visible:outline-brand-700',
-  secondary: 'border border-slate-300 bg-white text-slate-900 shadow-sm hover:border-slate-400 hover:bg-slate-50',
+  secondary:
+    'border border-slate-300 bg-white text-slate-900 shadow-sm hover:border-slate-400 hover:bg-slate-50',
   inverse: 'bg-white text-brand-800 shadow-sm hover:bg-brand-50 focus-visible:outline-white',
   outlineInverse: 'border border-white/60 text-white hover:bg-white/10 focus-visible:outline-white',
 } as const
@@ -23,6 +24,10 @@ const sizes = {
 export type CtaVariant = keyof typeof variants
 export type CtaSize = keyof typeof sizes
 
-export function ctaClass(variant: CtaVariant = 'primary', size: CtaSize = 'md', extra = ''): string {
+export function ctaClass(
+  variant: CtaVariant = 'primary',
+  size: CtaSize = 'md',
+  extra = '',
+): string {
   return `${base} ${variants[variant]} ${sizes[size]} ${extra}`.trim()
 }

@@ -58,13 +58,14 @@ export function DemoRequestDialog(props: DialogProps) {
 }
 
 /** Stores a demo request, then shows a confirmation. */
-function DemoRequestForm({
-  open,
-  onOpenChange,
-  source,
-}: DialogProps) {
+function DemoRequestForm({ open, onOpenChange, source }: DialogProps) {
   const [resolver] = useState(() => makeResolver(source))
-  const form = useForm<DemoFormValues>({ defaultValues: emptyDemoForm, resolver, mode: 'onSubmit', reValidateMode: 'onChange' })
+  const form = useForm<DemoFormValues>({
+    defaultValues: emptyDemoForm,
+    resolver,
+    mode: 'onSubmit',
+    reValidateMode: 'onChange',
+  })
   const create = useCreateDemoRequest()
   const [receipt, setReceipt] = useState<DemoRequestReceipt | null>(null)
   const [formError, setFormError] = useState<string | null>(null)
@@ -88,7 +89,8 @@ function DemoRequestForm({
         return
       }
       for (const [path, message] of Object.entries(error.fieldErrors)) {
-        if (path in emptyDemoForm) form.setError(path as keyof DemoFormValues, { type: 'server', message })
+        if (path in emptyDemoForm)
+          form.setError(path as keyof DemoFormValues, { type: 'server', message })
       }
       setFormError(error.serverMessage)
     }
@@ -99,7 +101,11 @@ function DemoRequestForm({
       open={open}
       onOpenChange={changeOpen}
       title={receipt ? 'Demo request received' : 'Schedule a Demo'}
-      description={receipt ? undefined : 'A product specialist will walk you through Arogya CRM and answer your questions.'}
+      description={
+        receipt
+          ? undefined
+          : 'A product specialist will walk you through Arogya CRM and answer your questions.'
+      }
       className="max-w-lg"
     >
       {receipt ? (
@@ -107,9 +113,14 @@ function DemoRequestForm({
           <CircleCheck className="mx-auto size-12 text-emerald-600" aria-hidden="true" />
           <p className="text-lg font-semibold text-slate-900">Thank you, {receipt.name}!</p>
           <p className="text-slate-600">
-            We will call you on <span className="font-semibold whitespace-nowrap text-slate-900">{showMobile(receipt.mobile)}</span>
-            {receipt.preferredTime === 'any' ? '' : ` in the ${preferredTimeLabels[receipt.preferredTime].toLowerCase()}`} to set up your
-            demo. We usually respond within {SUPPORT_RESPONSE_TIME}.
+            We will call you on{' '}
+            <span className="font-semibold whitespace-nowrap text-slate-900">
+              {showMobile(receipt.mobile)}
+            </span>
+            {receipt.preferredTime === 'any'
+              ? ''
+              : ` in the ${preferredTimeLabels[receipt.preferredTime].toLowerCase()}`}{' '}
+            to set up your demo. We usually respond within {SUPPORT_RESPONSE_TIME}.
           </p>
           <Button type="button" onClick={() => changeOpen(false)} className="w-full">
             Close
@@ -123,10 +134,18 @@ function DemoRequestForm({
               {formError}
             </p>
           ) : null}
-          <Button type="submit" className="w-full" size="lg" loading={create.isPending} loadingText="Sending your request...">
+          <Button
+            type="submit"
+            className="w-full"
+            size="lg"
+            loading={create.isPending}
+            loadingText="Sending your request..."
+          >
             Request Demo
           </Button>
-          <p className="text-center text-xs text-slate-500">We use these details only to arrange your demo.</p>
+          <p className="text-center text-xs text-slate-500">
+            We use these details only to arrange your demo.
+          </p>
         </form>
       )}
     </Dialog>

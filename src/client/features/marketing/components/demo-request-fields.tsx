@@ -12,11 +12,24 @@ export interface DemoFormValues {
   preferredTime: PreferredTime
 }
 
-export const emptyDemoForm: DemoFormValues = { name: '', organization: '', mobile: '', email: '', city: '', preferredTime: 'any' }
+export const emptyDemoForm: DemoFormValues = {
+  name: '',
+  organization: '',
+  mobile: '',
+  email: '',
+  city: '',
+  preferredTime: 'any',
+}
 
 const text = [
   { name: 'name', label: 'Your name', required: true, type: 'text', autoComplete: 'name' },
-  { name: 'organization', label: 'Clinic or hospital name', required: true, type: 'text', autoComplete: 'organization' },
+  {
+    name: 'organization',
+    label: 'Clinic or hospital name',
+    required: true,
+    type: 'text',
+    autoComplete: 'organization',
+  },
 ] as const
 
 const optional = [
@@ -25,7 +38,13 @@ const optional = [
 ] as const
 
 /** The demo request inputs, each labelled and tied to its error message. */
-export function DemoRequestFields({ form, times }: { form: UseFormReturn<DemoFormValues>; times: readonly PreferredTime[] }) {
+export function DemoRequestFields({
+  form,
+  times,
+}: {
+  form: UseFormReturn<DemoFormValues>
+  times: readonly PreferredTime[]
+}) {
   const { errors } = form.formState
   const a11y = (name: keyof DemoFormValues) => ({
     id: `demo-${name}`,
@@ -35,13 +54,27 @@ export function DemoRequestFields({ form, times }: { form: UseFormReturn<DemoFor
   return (
     <>
       {text.map((f) => (
-        <Field key={f.name} id={`demo-${f.name}`} label={f.label} required error={errors[f.name]?.message}>
-          <Input type={f.type} autoComplete={f.autoComplete} {...a11y(f.name)} {...form.register(f.name)} />
+        <Field
+          key={f.name}
+          id={`demo-${f.name}`}
+          label={f.label}
+          required
+          error={errors[f.name]?.message}
+        >
+          <Input
+            type={f.type}
+            autoComplete={f.autoComplete}
+            {...a11y(f.name)}
+            {...form.register(f.name)}
+          />
         </Field>
       ))}
       <Field id="demo-mobile" label="Mobile number" required error={errors.mobile?.message}>
         <div className="relative">
-          <span className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-600" aria-hidden="true">
+          <span
+            className="pointer-events-none absolute inset-y-0 left-3 flex items-center text-sm text-slate-600"
+            aria-hidden="true"
+          >
             +91
           </span>
           <Input
@@ -62,12 +95,26 @@ export function DemoRequestFields({ form, times }: { form: UseFormReturn<DemoFor
       </Field>
       <div className="grid gap-4 sm:grid-cols-2">
         {optional.map((f) => (
-          <Field key={f.name} id={`demo-${f.name}`} label={`${f.label} (optional)`} error={errors[f.name]?.message}>
-            <Input type={f.type} autoComplete={f.autoComplete} {...a11y(f.name)} {...form.register(f.name)} />
+          <Field
+            key={f.name}
+            id={`demo-${f.name}`}
+            label={`${f.label} (optional)`}
+            error={errors[f.name]?.message}
+          >
+            <Input
+              type={f.type}
+              autoComplete={f.autoComplete}
+              {...a11y(f.name)}
+              {...form.register(f.name)}
+            />
           </Field>
         ))}
       </div>
-      <Field id="demo-preferredTime" label="Preferred time for our call" error={errors.preferredTime?.message}>
+      <Field
+        id="demo-preferredTime"
+        label="Preferred time for our call"
+        error={errors.preferredTime?.message}
+      >
         <NativeSelect {...a11y('preferredTime')} {...form.register('preferredTime')}>
           {times.map((t) => (
             <option key={t} value={t}>

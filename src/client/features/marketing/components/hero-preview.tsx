@@ -1,9 +1,33 @@
 /** A drawn glimpse of the lead dashboard for wide screens. Decorative: the page text says it all. */
 const leads = [
-  { name: 'Priya Sharma', need: 'Dental implants', source: 'Instagram', status: 'New', tone: 'bg-sky-100 text-sky-800' },
-  { name: 'Rahul Verma', need: 'Knee consultation', source: 'Facebook', status: 'Follow-up', tone: 'bg-amber-100 text-amber-900' },
-  { name: 'Ananya Iyer', need: 'IVF counselling', source: 'Google Ads', status: 'Converted', tone: 'bg-emerald-100 text-emerald-800' },
-  { name: 'Mohammed Khan', need: 'Cataract surgery', source: 'Referral', status: 'Contacted', tone: 'bg-violet-100 text-violet-800' },
+  {
+    name: 'Priya Sharma',
+    need: 'Dental implants',
+    source: 'Instagram',
+    status: 'New',
+    tone: 'bg-sky-100 text-sky-800',
+  },
+  {
+    name: 'Rahul Verma',
+    need: 'Knee consultation',
+    source: 'Facebook',
+    status: 'Follow-up',
+    tone: 'bg-amber-100 text-amber-900',
+  },
+  {
+    name: 'Ananya Iyer',
+    need: 'IVF counselling',
+    source: 'Google Ads',
+    status: 'Converted',
+    tone: 'bg-emerald-100 text-emerald-800',
+  },
+  {
+    name: 'Mohammed Khan',
+    need: 'Cataract surgery',
+    source: 'Referral',
+    status: 'Contacted',
+    tone: 'bg-violet-100 text-violet-800',
+  },
 ]
 
 const stats = [
@@ -35,15 +59,22 @@ export function HeroPreview() {
           {leads.map((lead) => (
             <li key={lead.name} className="flex items-center gap-3 py-3">
               <span className="grid size-9 shrink-0 place-items-center rounded-full bg-slate-100 text-sm font-semibold text-slate-700">
-                {lead.name.split(' ').map((p) => p[0]).join('')}
+                {lead.name
+                  .split(' ')
+                  .map((p) => p[0])
+                  .join('')}
               </span>
               <span className="min-w-0 flex-1">
-                <span className="block truncate text-sm font-semibold text-slate-900">{lead.name}</span>
+                <span className="block truncate text-sm font-semibold text-slate-900">
+                  {lead.name}
+                </span>
                 <span className="block truncate text-xs text-slate-600">
                   {lead.need} · {lead.source}
                 </span>
               </span>
-              <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${lead.tone}`}>{lead.status}</span>
+              <span className={`rounded-full px-2.5 py-0.5 text-xs font-semibold ${lead.tone}`}>
+                {lead.status}
+              </span>
             </li>
           ))}
         </ul>

@@ -13,7 +13,9 @@ export function Logo({ inverse = false }: { inverse?: boolean }) {
           className={inverse ? 'stroke-brand-700' : 'stroke-white'}
         />
       </svg>
-      <span className={`text-[15px] font-bold tracking-tight whitespace-nowrap sm:text-lg ${inverse ? 'text-white' : 'text-slate-900'}`}>
+      <span
+        className={`text-[15px] font-bold tracking-tight whitespace-nowrap sm:text-lg ${inverse ? 'text-white' : 'text-slate-900'}`}
+      >
         Arogya<span className={inverse ? 'text-brand-100' : 'text-brand-700'}> CRM</span>
       </span>
     </span>

@@ -2,7 +2,8 @@ import { Link } from 'wouter'
 import { paths, serverPaths } from '@/client/paths'
 import { Logo } from './logo'
 
-const navLink = 'rounded-md px-1 py-2 text-[13px] font-medium whitespace-nowrap text-slate-700 hover:text-brand-800 sm:px-3 sm:text-sm'
+const navLink =
+  'rounded-md px-1 py-2 text-[13px] font-medium whitespace-nowrap text-slate-700 hover:text-brand-800 sm:px-3 sm:text-sm'
 
 /** Spec section 2: Features, Add-ons (to /add-ons) and Sign In (to /api/login). */
 export function MarketingHeader() {

@@ -8,7 +8,10 @@ export function TrustSection() {
   return (
     <section aria-labelledby="trust-title" className="bg-slate-50 py-16 sm:py-20">
       <div className="mx-auto max-w-6xl px-4 sm:px-6">
-        <h2 id="trust-title" className="text-center text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl">
+        <h2
+          id="trust-title"
+          className="text-center text-3xl font-bold tracking-tight text-slate-900 sm:text-4xl"
+        >
           Why clinics trust Arogya CRM
         </h2>
         <ul className="mt-12 grid gap-8 md:grid-cols-3">
