@@ -2,8 +2,14 @@
 import { spawn } from 'node:child_process'
 
 const children = [
-  spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/index.ts'], { stdio: 'inherit', env: process.env }),
-  spawn('npx', ['vite', '--host', '127.0.0.1', '--port', '5173'], { stdio: 'inherit', env: process.env }),
+  spawn(process.execPath, ['--import', 'tsx', '--watch', 'src/server/index.ts'], {
+    stdio: 'inherit',
+    env: process.env,
+  }),
+  spawn('npx', ['vite', '--host', '127.0.0.1', '--port', '5173'], {
+    stdio: 'inherit',
+    env: process.env,
+  }),
 ]
 console.log('Open http://127.0.0.1:5173 (Vite, hot reload); the API runs on PORT (default 5000).')
 

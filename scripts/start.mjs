@@ -14,12 +14,18 @@ function newest(dir) {
   return latest
 }
 
-const sources = Math.max(newest('src/client'), newest('src/shared'), statSync('vite.config.ts').mtimeMs)
+const sources = Math.max(
+  newest('src/client'),
+  newest('src/shared'),
+  statSync('vite.config.ts').mtimeMs,
+)
 if (!existsSync(built) || statSync(built).mtimeMs < sources) {
   console.log('Building the web client...')
   const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 
-const server = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], { stdio: 'inherit' })
+const server = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+  stdio: 'inherit',
+})
 process.exit(server.status ?? 0)

@@ -7,11 +7,21 @@ import { Spinner } from './components/ui/spinner'
 import { paths } from './paths'
 import type { CurrentUser } from '@/shared/schemas/auth'
 
-const HomePage = lazy(() => import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })))
-const PatientsPage = lazy(() => import('./features/patients/patients-page').then((m) => ({ default: m.PatientsPage })))
-const ManualPatientPage = lazy(() => import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })))
-const PricingPage = lazy(() => import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })))
-const AddOnsPage = lazy(() => import('./features/marketing/add-ons-page').then((m) => ({ default: m.AddOnsPage })))
+const HomePage = lazy(() =>
+  import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })),
+)
+const PatientsPage = lazy(() =>
+  import('./features/patients/patients-page').then((m) => ({ default: m.PatientsPage })),
+)
+const ManualPatientPage = lazy(() =>
+  import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })),
+)
+const PricingPage = lazy(() =>
+  import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
+)
+const AddOnsPage = lazy(() =>
+  import('./features/marketing/add-ons-page').then((m) => ({ default: m.AddOnsPage })),
+)
 
 /** Screens a later release builds; each shows a plain panel inside the shell. */
 const comingSoon: [string, string][] = [

@@ -61,10 +61,17 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerSameOriginGuard(app, options.baseURL)
   registerAccessControl(app, auth)
 
-  sessionRoutes(app, { db, auth, signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 } })
+  sessionRoutes(app, {
+    db,
+    auth,
+    signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 },
+  })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
 
-  registerNotFound(app, options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false)
+  registerNotFound(
+    app,
+    options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false,
+  )
   return { app, auth, database: options.database }
 }

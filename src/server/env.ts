@@ -18,7 +18,12 @@ export const envSchema = z.object({
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
   /** Public URL of the app (scheme decides Secure cookies). */
   BASE_URL: z.string().url().optional(),
-  SESSION_HOURS: z.coerce.number().int().min(1).max(24 * 30).default(8),
+  SESSION_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 30)
+    .default(8),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Behind a reverse proxy, trust X-Forwarded-* headers. */
   TRUST_PROXY: boolString.default(false),

@@ -3,13 +3,17 @@
  * years, minus one if this year's birthday has not yet come. Null for a missing or
  * unreadable date or one in the future.
  */
-export function ageInYears(dateOfBirth: string | null | undefined, today: Date = new Date()): number | null {
+export function ageInYears(
+  dateOfBirth: string | null | undefined,
+  today: Date = new Date(),
+): number | null {
   if (!dateOfBirth) return null
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(dateOfBirth)
   if (!match) return null
   const [, y, m, d] = match.map(Number) as [number, number, number, number]
   const real = new Date(Date.UTC(y, m - 1, d))
-  if (real.getUTCFullYear() !== y || real.getUTCMonth() !== m - 1 || real.getUTCDate() !== d) return null
+  if (real.getUTCFullYear() !== y || real.getUTCMonth() !== m - 1 || real.getUTCDate() !== d)
+    return null
   const ty = today.getFullYear()
   const tm = today.getMonth() + 1
   const td = today.getDate()

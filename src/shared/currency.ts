@@ -22,15 +22,33 @@ export const currencies: readonly Currency[] = [
   { code: 'MXN', symbol: 'MX$', name: 'Mexican Peso', country: 'Mexico', locale: 'es-MX' },
   { code: 'SGD', symbol: 'S$', name: 'Singapore Dollar', country: 'Singapore', locale: 'en-SG' },
   { code: 'HKD', symbol: 'HK$', name: 'Hong Kong Dollar', country: 'Hong Kong', locale: 'zh-HK' },
-  { code: 'NZD', symbol: 'NZ$', name: 'New Zealand Dollar', country: 'New Zealand', locale: 'en-NZ' },
+  {
+    code: 'NZD',
+    symbol: 'NZ$',
+    name: 'New Zealand Dollar',
+    country: 'New Zealand',
+    locale: 'en-NZ',
+  },
   { code: 'SEK', symbol: 'kr', name: 'Swedish Krona', country: 'Sweden', locale: 'sv-SE' },
   { code: 'NOK', symbol: 'kr', name: 'Norwegian Krone', country: 'Norway', locale: 'nb-NO' },
   { code: 'DKK', symbol: 'kr', name: 'Danish Krone', country: 'Denmark', locale: 'da-DK' },
   { code: 'PLN', symbol: 'zł', name: 'Polish Złoty', country: 'Poland', locale: 'pl-PL' },
   { code: 'RUB', symbol: '₽', name: 'Russian Ruble', country: 'Russia', locale: 'ru-RU' },
-  { code: 'AED', symbol: 'د.إ', name: 'UAE Dirham', country: 'United Arab Emirates', locale: 'ar-AE' },
+  {
+    code: 'AED',
+    symbol: 'د.إ',
+    name: 'UAE Dirham',
+    country: 'United Arab Emirates',
+    locale: 'ar-AE',
+  },
   { code: 'SAR', symbol: '﷼', name: 'Saudi Riyal', country: 'Saudi Arabia', locale: 'ar-SA' },
-  { code: 'ZAR', symbol: 'R', name: 'South African Rand', country: 'South Africa', locale: 'en-ZA' },
+  {
+    code: 'ZAR',
+    symbol: 'R',
+    name: 'South African Rand',
+    country: 'South Africa',
+    locale: 'en-ZA',
+  },
   { code: 'TRY', symbol: '₺', name: 'Turkish Lira', country: 'Turkey', locale: 'tr-TR' },
 ]
 
@@ -45,5 +63,8 @@ export function currencyDecimals(code: string): number {
 }
 
 export function findCurrency(code: string): Currency {
-  return currencies.find((c) => c.code === code) ?? (currencies.find((c) => c.code === DEFAULT_CURRENCY) as Currency)
+  return (
+    currencies.find((c) => c.code === code) ??
+    (currencies.find((c) => c.code === DEFAULT_CURRENCY) as Currency)
+  )
 }

@@ -4,7 +4,10 @@ test('sign in, search patients, add one by hand, view details, sign out', async 
   await login(page)
   await page.getByRole('link', { name: 'Patients', exact: true }).click()
   await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Patients', exact: true })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('link', { name: 'Patients', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
   await expect(page.getByTestId('patient-card').first()).toBeVisible()
 
   // Search finds nothing for gibberish and shows the search empty state.
@@ -16,7 +19,9 @@ test('sign in, search patients, add one by hand, view details, sign out', async 
   // Add a patient by hand; required-field validation first.
   await page.getByRole('link', { name: 'Manual Entry' }).click()
   await page.getByRole('button', { name: 'Add Patient to System' }).click()
-  await expect(page.getByText('Please fill in all required fields (Full Name, Phone).')).toBeVisible()
+  await expect(
+    page.getByText('Please fill in all required fields (Full Name, Phone).'),
+  ).toBeVisible()
   await page.getByLabel('Full Name').fill('Ishaan Kulkarni-Test')
   await page.getByLabel('Phone').fill('098765 43210')
   await page.getByLabel('Email').fill('ishaan.k@example.in')

@@ -85,7 +85,8 @@ export function registerAccessControl(app: FastifyInstance, auth: Auth): void {
       case 'authed':
         return
       case 'superAdmin':
-        if (!actor.isSuperAdmin) throw new AppError('FORBIDDEN', 'Only a platform super admin may do this')
+        if (!actor.isSuperAdmin)
+          throw new AppError('FORBIDDEN', 'Only a platform super admin may do this')
         return
       case 'permission':
         if (!actor.hospitalId) throw new AppError('FORBIDDEN', 'You are not a member of a hospital')

@@ -5,7 +5,13 @@ import { adminAc, userAc } from 'better-auth/plugins/admin/access'
 import { eq } from 'drizzle-orm'
 import type { AppDb } from '../db/client'
 import { CLIENT_IP_HEADER } from './client-ip'
-import { account, session, twoFactor as twoFactorTable, user, verification } from '../db/schema/auth'
+import {
+  account,
+  session,
+  twoFactor as twoFactorTable,
+  user,
+  verification,
+} from '../db/schema/auth'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../shared/schemas/auth'
 
 export interface AuthOptions {
@@ -17,8 +23,10 @@ export interface AuthOptions {
   rateLimit: boolean
 }
 
-export const SUSPENDED_MESSAGE = 'Your account is suspended. Please contact your hospital administrator.'
-export const INACTIVE_MESSAGE = 'Your account is inactive. Please contact your hospital administrator.'
+export const SUSPENDED_MESSAGE =
+  'Your account is suspended. Please contact your hospital administrator.'
+export const INACTIVE_MESSAGE =
+  'Your account is inactive. Please contact your hospital administrator.'
 
 function originOf(request: Request | undefined): string[] {
   if (!request) return []
@@ -37,7 +45,10 @@ export function createAuth(options: AuthOptions) {
     // Without BASE_URL (local use), links and cookies follow the host the request came to.
     baseURL: options.baseURL ?? { allowedHosts: ['*'], protocol: 'auto' },
     // Same-origin only: the page that posts must be served by the host it posts to.
-    trustedOrigins: (request) => [...(options.baseURL ? [options.baseURL] : []), ...originOf(request)],
+    trustedOrigins: (request) => [
+      ...(options.baseURL ? [options.baseURL] : []),
+      ...originOf(request),
+    ],
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user, session, account, verification, twoFactor: twoFactorTable },
@@ -68,7 +79,10 @@ export function createAuth(options: AuthOptions) {
       enabled: options.rateLimit,
       window: 60,
       max: 200,
-      customRules: { '/sign-in/email': { window: 60, max: 20 }, '/two-factor/verify-totp': { window: 60, max: 10 } },
+      customRules: {
+        '/sign-in/email': { window: 60, max: 20 },
+        '/two-factor/verify-totp': { window: 60, max: 10 },
+      },
     },
     advanced: {
       // better-auth skips its origin/CSRF checks when NODE_ENV=test; keep them on everywhere.
@@ -85,8 +99,10 @@ export function createAuth(options: AuthOptions) {
               .select({ isActive: user.isActive, banned: user.banned })
               .from(user)
               .where(eq(user.id, newSession.userId))
-            if (row?.banned) throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE, code: 'BANNED_USER' })
-            if (row && !row.isActive) throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE, code: 'INACTIVE_USER' })
+            if (row?.banned)
+              throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE, code: 'BANNED_USER' })
+            if (row && !row.isActive)
+              throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE, code: 'INACTIVE_USER' })
             return { data: newSession }
           },
         },

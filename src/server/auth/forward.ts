@@ -26,7 +26,11 @@ function stripSessionToken(text: string): string | null {
 }
 
 /** Hands a Fastify request to better-auth's web handler and copies its response back. */
-export async function forwardToAuth(auth: Auth, req: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function forwardToAuth(
+  auth: Auth,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const url = new URL(req.url, `${req.protocol}://${req.host}`)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined
   if (hasBody) rejectInvalidText(req.body)
@@ -59,9 +63,10 @@ const fallback: Record<number, { code: string; message: string }> = {
 
 /** better-auth's error (or its empty body) in our one error shape, {message, code}. */
 function errorBody(status: number, text: string): ApiErrorBody {
-  const base = status >= 500
-    ? { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' }
-    : (fallback[status] ?? { code: 'BAD_REQUEST', message: 'The request could not be completed' })
+  const base =
+    status >= 500
+      ? { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' }
+      : (fallback[status] ?? { code: 'BAD_REQUEST', message: 'The request could not be completed' })
   if (status >= 500) return base
   let parsed: { message?: unknown; code?: unknown } = {}
   try {

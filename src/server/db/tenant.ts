@@ -11,10 +11,16 @@ export interface TenantContext {
  * (no superuser, no BYPASSRLS) with app.hospital_id set transaction-locally, so the
  * forced RLS policies scope every statement to this hospital.
  */
-export async function withTenant<T>(db: AppDb, ctx: TenantContext, fn: (tx: Tx) => Promise<T>): Promise<T> {
+export async function withTenant<T>(
+  db: AppDb,
+  ctx: TenantContext,
+  fn: (tx: Tx) => Promise<T>,
+): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`set local role app_user`)
-    await tx.execute(sql`select set_config('app.hospital_id', ${ctx.hospitalId}, true)`)
+    // One round trip: SET LOCAL ROLE app_user and the tenant, both transaction-local.
+    await tx.execute(
+      sql`select set_config('role', 'app_user', true), set_config('app.hospital_id', ${ctx.hospitalId}, true)`,
+    )
     return fn(tx as Tx)
   })
 }

@@ -19,10 +19,17 @@ export class AppError extends Error {
   static fromZod(error: ZodError, where?: string): AppError {
     const issues = error.issues.map((i) => ({
       path: i.path.length ? i.path.join('.') : (where ?? ''),
-      message: i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message,
+      message:
+        i.code === 'unrecognized_keys' ? `Unknown field(s): ${i.keys.join(', ')}` : i.message,
     }))
     const first = issues[0]
-    return new AppError('VALIDATION', first ? `Invalid input: ${first.path ? `${first.path}: ` : ''}${first.message}` : 'Invalid input', issues)
+    return new AppError(
+      'VALIDATION',
+      first
+        ? `Invalid input: ${first.path ? `${first.path}: ` : ''}${first.message}`
+        : 'Invalid input',
+      issues,
+    )
   }
 }
 

@@ -3,11 +3,26 @@ import type { ApiErrorBody } from '../../shared/api-error'
 import { AppError } from './app-error'
 
 const fastifyCodes: Record<string, { code: string; message: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: 'The request body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'BAD_REQUEST', message: 'The request body is empty but the content type says JSON' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The request body is larger than 1 MB' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'BAD_REQUEST', message: 'The Content-Length header does not match the body' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'BAD_REQUEST',
+    message: 'The request body is not valid JSON',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    code: 'BAD_REQUEST',
+    message: 'The request body is empty but the content type says JSON',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'The request body is larger than 1 MB',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    code: 'UNSUPPORTED_MEDIA_TYPE',
+    message: 'Send the body as application/json',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'BAD_REQUEST',
+    message: 'The Content-Length header does not match the body',
+  },
 }
 
 /** One error body for every failure; never a stack trace. */
@@ -17,7 +32,11 @@ export function registerErrorHandler(app: FastifyInstance): void {
     let body: ApiErrorBody
     if (error instanceof AppError) {
       status = error.status
-      body = { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) }
+      body = {
+        message: error.message,
+        code: error.code,
+        ...(error.issues ? { issues: error.issues } : {}),
+      }
     } else {
       const fe = error as FastifyError
       const known = fe.code ? fastifyCodes[fe.code] : undefined
@@ -27,7 +46,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
         body = { message: known.message, code: known.code }
       } else if (s === 429) {
         status = 429
-        body = { message: 'Too many requests. Please wait a moment and try again.', code: 'RATE_LIMITED' }
+        body = {
+          message: 'Too many requests. Please wait a moment and try again.',
+          code: 'RATE_LIMITED',
+        }
       } else if (s >= 400 && s < 500) {
         status = s
         body = { message: fe.message, code: 'BAD_REQUEST' }
@@ -39,7 +61,6 @@ export function registerErrorHandler(app: FastifyInstance): void {
     if (status >= 500) req.log.error({ err: error }, 'request failed')
     void reply.status(status).type('application/json; charset=utf-8').send(body)
   })
-
 }
 
 /**
@@ -50,9 +71,17 @@ export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void 
   app.setNotFoundHandler((req, reply) => {
     const path = req.url.split('?')[0] ?? '/'
     const isApi = path === '/api' || path.startsWith('/api/')
-    if (serveSpa && !isApi && (req.method === 'GET' || req.method === 'HEAD')) {
-      return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').sendFile('index.html')
+    // A missing file (an old tab asking for a chunk replaced by a deploy) is a real 404,
+    // so the client can reload instead of parsing HTML as JavaScript.
+    const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path)
+    if (serveSpa && !isApi && !isFile && (req.method === 'GET' || req.method === 'HEAD')) {
+      return reply
+        .header('cache-control', 'no-cache')
+        .type('text/html; charset=utf-8')
+        .sendFile('index.html')
     }
-    return reply.status(404).send({ message: `No route for ${req.method} ${path}`, code: 'NOT_FOUND' })
+    return reply
+      .status(404)
+      .send({ message: `No route for ${req.method} ${path}`, code: 'NOT_FOUND' })
   })
 }

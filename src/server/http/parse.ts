@@ -9,11 +9,17 @@ const invalidText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBF
 /** The first string (or key) in a parsed JSON value that no text column can store faithfully. */
 function findInvalidText(value: unknown, path: string[] = []): ApiIssue | null {
   if (typeof value === 'string') {
-    return invalidText.test(value) ? { path: path.join('.'), message: 'Contains characters that are not allowed' } : null
+    return invalidText.test(value)
+      ? { path: path.join('.'), message: 'Contains characters that are not allowed' }
+      : null
   }
   if (value && typeof value === 'object') {
     for (const [key, item] of Object.entries(value)) {
-      if (invalidText.test(key)) return { path: path.join('.'), message: 'A field name contains characters that are not allowed' }
+      if (invalidText.test(key))
+        return {
+          path: path.join('.'),
+          message: 'A field name contains characters that are not allowed',
+        }
       const found = findInvalidText(item, [...path, key])
       if (found) return found
     }
@@ -26,7 +32,11 @@ export function rejectInvalidText(value: unknown, where?: string): void {
   const invalid = findInvalidText(value)
   if (invalid) {
     const issue = { ...invalid, path: invalid.path || (where ?? '') }
-    throw new AppError('VALIDATION', `Invalid input: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`, [issue])
+    throw new AppError(
+      'VALIDATION',
+      `Invalid input: ${issue.path ? `${issue.path}: ` : ''}${issue.message}`,
+      [issue],
+    )
   }
 }
 

@@ -18,7 +18,9 @@ export const emailAddress = z
 
 export const signInInput = z.strictObject({
   email: emailAddress,
-  password: z.string({ message: 'Password is required' }).min(1, { message: 'Password is required' }),
+  password: z
+    .string({ message: 'Password is required' })
+    .min(1, { message: 'Password is required' }),
   rememberMe: z.boolean().optional(),
   // Only a path on this site: never a redirect to another origin.
   callbackURL: z

@@ -46,7 +46,9 @@ const abhaNumber = z
   .trim()
   .transform((v) => v.replace(/[\s-]/g, ''))
   .refine((v) => v === '' || /^\d{14}$/.test(v), { message: 'ABHA number must have 14 digits' })
-  .transform((v) => (v === '' ? null : `${v.slice(0, 2)}-${v.slice(2, 6)}-${v.slice(6, 10)}-${v.slice(10)}`))
+  .transform((v) =>
+    v === '' ? null : `${v.slice(0, 2)}-${v.slice(2, 6)}-${v.slice(6, 10)}-${v.slice(10)}`,
+  )
   .nullish()
   .transform((v) => v ?? null)
 
@@ -81,7 +83,11 @@ export const updatePatientInput = z
 export type UpdatePatientInput = z.input<typeof updatePatientInput>
 
 export const listPatientsQuery = z.strictObject({
-  search: z.string().trim().max(200, { message: 'search must be at most 200 characters' }).optional(),
+  search: z
+    .string()
+    .trim()
+    .max(200, { message: 'search must be at most 200 characters' })
+    .optional(),
   ...paginationQuery,
 })
 

@@ -28,7 +28,13 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
           if (!isWide()) setOpen(false)
         }}
       />
-      {open ? <div className="fixed inset-0 z-20 bg-slate-900/40 md:hidden" onClick={() => setOpen(false)} aria-hidden="true" /> : null}
+      {open ? (
+        <div
+          className="fixed inset-0 z-20 bg-slate-900/40 md:hidden"
+          onClick={() => setOpen(false)}
+          aria-hidden="true"
+        />
+      ) : null}
       <div className="flex min-w-0 flex-1 flex-col">
         <header className="sticky top-0 z-10 flex h-16 items-center gap-3 border-b border-slate-200 bg-white/95 px-4 backdrop-blur">
           <Button
@@ -42,7 +48,9 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
           </Button>
           <div className="min-w-0 flex-1">
-            <p className="truncate text-sm font-semibold">{user.hospitalName ?? 'Arogya CRM platform'}</p>
+            <p className="truncate text-sm font-semibold">
+              {user.hospitalName ?? 'Arogya CRM platform'}
+            </p>
             <p className="truncate text-xs text-slate-500">
               {displayName(user)} · {roleLabels[user.role]}
             </p>

@@ -39,7 +39,11 @@ export const navItems: readonly NavItem[] = [
   { label: 'Settings', href: paths.settings, icon: Settings },
 ]
 
-export const superAdminItem: NavItem = { label: 'Super Admin', href: paths.superAdmin, icon: ShieldCheck }
+export const superAdminItem: NavItem = {
+  label: 'Super Admin',
+  href: paths.superAdmin,
+  icon: ShieldCheck,
+}
 
 /** Width at which the sidebar starts open (spec section 9). */
 export const SIDEBAR_OPEN_MIN_WIDTH = 768

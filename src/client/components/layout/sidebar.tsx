@@ -36,7 +36,13 @@ export function Sidebar({
         <Link href={paths.home} className="text-lg font-bold text-brand-800" onClick={onNavigate}>
           Arogya CRM
         </Link>
-        <Button variant="ghost" size="icon" className="md:hidden" onClick={onClose} aria-label="Close sidebar">
+        <Button
+          variant="ghost"
+          size="icon"
+          className="md:hidden"
+          onClick={onClose}
+          aria-label="Close sidebar"
+        >
           <X aria-hidden="true" />
         </Button>
       </div>
@@ -50,7 +56,13 @@ export function Sidebar({
                   href={item.href}
                   onClick={onNavigate}
                   aria-current={current ? 'page' : undefined}
-                  data-tour={item.href === paths.patients ? 'patients-link' : item.href === paths.appointments ? 'appointments-link' : undefined}
+                  data-tour={
+                    item.href === paths.patients
+                      ? 'patients-link'
+                      : item.href === paths.appointments
+                        ? 'appointments-link'
+                        : undefined
+                  }
                   className={cn(
                     'flex items-center gap-3 rounded-md px-3 py-2 text-sm font-medium',
                     current ? 'bg-brand-700 text-white' : 'text-slate-700 hover:bg-slate-100',

@@ -2,7 +2,12 @@ import type { HTMLAttributes } from 'react'
 import { cn } from '@/client/lib/cn'
 
 export function Card({ className, ...props }: HTMLAttributes<HTMLDivElement>) {
-  return <div className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)} {...props} />
+  return (
+    <div
+      className={cn('rounded-lg border border-slate-200 bg-white shadow-sm', className)}
+      {...props}
+    />
+  )
 }
 
 export function CardHeader({ className, ...props }: HTMLAttributes<HTMLDivElement>) {

@@ -11,7 +11,8 @@ export function ComingSoon({ title }: { title: string }) {
           <Construction className="size-10 text-brand-700" aria-hidden="true" />
           <p className="text-lg font-medium">{title} is coming soon</p>
           <p className="max-w-md text-sm text-slate-600">
-            This part of Arogya CRM is being built. Patients and manual patient entry are ready to use today.
+            This part of Arogya CRM is being built. Patients and manual patient entry are ready to
+            use today.
           </p>
         </CardContent>
       </Card>

@@ -32,9 +32,14 @@ export function Dialog({
           <div className="mb-4 flex items-start justify-between gap-4">
             <div>
               <D.Title className="text-lg font-semibold">{title}</D.Title>
-              {description ? <D.Description className="mt-1 text-sm text-slate-600">{description}</D.Description> : null}
+              {description ? (
+                <D.Description className="mt-1 text-sm text-slate-600">{description}</D.Description>
+              ) : null}
             </div>
-            <D.Close className="rounded-md p-1 text-slate-500 hover:bg-slate-100" aria-label="Close">
+            <D.Close
+              className="rounded-md p-1 text-slate-500 hover:bg-slate-100"
+              aria-label="Close"
+            >
               <X className="size-5" aria-hidden="true" />
             </D.Close>
           </div>

@@ -12,6 +12,9 @@ export function Textarea({ className, ...props }: TextareaHTMLAttributes<HTMLTex
   return <textarea className={cn(field, 'min-h-20', className)} {...props} />
 }
 
-export function NativeSelect({ className, ...props }: React.SelectHTMLAttributes<HTMLSelectElement>) {
+export function NativeSelect({
+  className,
+  ...props
+}: React.SelectHTMLAttributes<HTMLSelectElement>) {
   return <select className={cn(field, 'h-10', className)} {...props} />
 }

@@ -1,5 +1,7 @@
 import { cn } from '@/client/lib/cn'
 
 export function Skeleton({ className }: { className?: string }) {
-  return <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-slate-200', className)} />
+  return (
+    <div aria-hidden="true" className={cn('animate-pulse rounded-md bg-slate-200', className)} />
+  )
 }

@@ -28,14 +28,21 @@ export function LoginPage() {
           <CardHeader>
             <CardTitle>{signup ? 'Start your free trial' : 'Sign in'}</CardTitle>
             <p className="text-sm text-slate-600">
-              {signup ? '14 days free on the Starter plan. No card needed.' : 'Welcome back. Sign in to your clinic.'}
+              {signup
+                ? '14 days free on the Starter plan. No card needed.'
+                : 'Welcome back. Sign in to your clinic.'}
             </p>
           </CardHeader>
-          <CardContent>{signup ? <TrialForm onSignedIn={signedIn} /> : <SignInForm onSignedIn={signedIn} />}</CardContent>
+          <CardContent>
+            {signup ? <TrialForm onSignedIn={signedIn} /> : <SignInForm onSignedIn={signedIn} />}
+          </CardContent>
         </Card>
         <p className="text-center text-sm text-slate-600">
           {signup ? 'Already have an account? ' : 'New to Arogya CRM? '}
-          <Link href={signup ? paths.login : `${paths.login}?mode=signup`} className="font-medium text-brand-700 underline">
+          <Link
+            href={signup ? paths.login : `${paths.login}?mode=signup`}
+            className="font-medium text-brand-700 underline"
+          >
             {signup ? 'Sign in' : 'Start a free trial'}
           </Link>
         </p>

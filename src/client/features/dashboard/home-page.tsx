@@ -8,14 +8,26 @@ import type { CurrentUser } from '@/shared/schemas/auth'
 export function HomePage({ user }: { user: CurrentUser }) {
   const name = user.firstName ?? user.username ?? 'User'
   const shortcuts = [
-    { href: paths.patients, label: 'Patients', text: 'Search and review patient records', icon: Users },
-    { href: paths.manualPatient, label: 'Manual Entry', text: 'Add a walk-in or phoned-in patient', icon: UserPlus },
+    {
+      href: paths.patients,
+      label: 'Patients',
+      text: 'Search and review patient records',
+      icon: Users,
+    },
+    {
+      href: paths.manualPatient,
+      label: 'Manual Entry',
+      text: 'Add a walk-in or phoned-in patient',
+      icon: UserPlus,
+    },
   ]
   return (
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold">Welcome back, {name}!</h1>
-        <p className="text-slate-600">{user.hospitalName ?? 'Arogya CRM platform administration'}</p>
+        <p className="text-slate-600">
+          {user.hospitalName ?? 'Arogya CRM platform administration'}
+        </p>
       </div>
       <div className="grid gap-4 sm:grid-cols-2">
         {shortcuts.map((s) => (

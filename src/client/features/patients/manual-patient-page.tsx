@@ -14,7 +14,10 @@ export function ManualPatientPage() {
     async (values) => {
       try {
         const created = await create.mutateAsync(toPayload(values, 'create'))
-        toast.success('Patient Added Successfully!', `${created.firstName} ${created.lastName}`.trim() + ' has been added to the system.')
+        toast.success(
+          'Patient Added Successfully!',
+          `${created.firstName} ${created.lastName}`.trim() + ' has been added to the system.',
+        )
         form.reset(emptyPatientForm)
       } catch (error) {
         showServerErrors(error)
@@ -32,12 +35,23 @@ export function ManualPatientPage() {
     <div className="space-y-6">
       <div>
         <h1 className="text-2xl font-bold">Manual Patient Entry</h1>
-        <p className="text-slate-600">Add a patient who called or walked in. Fields marked * are required.</p>
+        <p className="text-slate-600">
+          Add a patient who called or walked in. Fields marked * are required.
+        </p>
       </div>
       <form onSubmit={(e) => void onValid(e)} noValidate className="space-y-6">
-        <PatientFormFields register={form.register} errors={form.formState.errors} idPrefix="manual" />
+        <PatientFormFields
+          register={form.register}
+          errors={form.formState.errors}
+          idPrefix="manual"
+        />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
-          <Button type="button" variant="outline" onClick={() => form.reset(emptyPatientForm)} disabled={create.isPending}>
+          <Button
+            type="button"
+            variant="outline"
+            onClick={() => form.reset(emptyPatientForm)}
+            disabled={create.isPending}
+          >
             Clear Form
           </Button>
           <Button type="submit" loading={create.isPending} loadingText="Adding Patient...">

@@ -1,4 +1,8 @@
-import { type CreatePatientInput, createPatientInput, type Patient } from '@/shared/schemas/patients'
+import {
+  type CreatePatientInput,
+  createPatientInput,
+  type Patient,
+} from '@/shared/schemas/patients'
 
 /** What the form holds: every field as text, '' for empty. */
 export interface PatientFormValues {
@@ -51,9 +55,14 @@ export function toPayload(values: PatientFormValues, mode: 'create' | 'edit'): C
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields (Full Name, Phone).'
 
 /** Checks the form with the same schema the server uses; field messages keyed by field. */
-export function validatePatientForm(values: PatientFormValues): { missingRequired: boolean; errors: Record<string, string> } {
+export function validatePatientForm(values: PatientFormValues): {
+  missingRequired: boolean
+  errors: Record<string, string>
+} {
   const missingRequired = values.name.trim() === '' || values.phone.trim() === ''
   const parsed = createPatientInput.safeParse(toPayload(values, 'create'))
-  const errors = parsed.success ? {} : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? ''), i.message]))
+  const errors = parsed.success
+    ? {}
+    : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? ''), i.message]))
   return { missingRequired, errors }
 }

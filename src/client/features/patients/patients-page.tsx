@@ -56,7 +56,10 @@ export function PatientsPage() {
         </Button>
       </div>
       <div className="relative">
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500" aria-hidden="true" />
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
+          aria-hidden="true"
+        />
         <Input
           type="search"
           value={searchText}
@@ -84,7 +87,9 @@ export function PatientsPage() {
           <CardContent className="flex flex-col items-center gap-2 p-10 text-center">
             <Users className="size-10 text-slate-400" aria-hidden="true" />
             <p className="text-lg font-medium">No patients found</p>
-            <p className="text-sm text-slate-600">{search ? 'Try adjusting your search' : 'Add your first patient'}</p>
+            <p className="text-sm text-slate-600">
+              {search ? 'Try adjusting your search' : 'Add your first patient'}
+            </p>
           </CardContent>
         </Card>
       ) : (
@@ -101,7 +106,9 @@ export function PatientsPage() {
             ))}
           </div>
           <div ref={sentinel} className="flex justify-center py-4">
-            {query.isFetchingNextPage ? <Spinner label="Loading more patients" className="size-6" /> : null}
+            {query.isFetchingNextPage ? (
+              <Spinner label="Loading more patients" className="size-6" />
+            ) : null}
           </div>
         </>
       )}

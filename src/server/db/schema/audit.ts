@@ -7,7 +7,9 @@ export const auditEvents = pgTable(
   'audit_events',
   {
     hospitalId: uuid('hospital_id').notNull(),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     actorUserId: text('actor_user_id'),
     action: text('action').notNull(),
     entityType: text('entity_type').notNull(),

@@ -6,7 +6,9 @@ export const subscriptionStatuses = ['active', 'trial', 'cancelled', 'past_due']
 
 /** The tenant. A platform table: read by super admins and by sign-in, so not under RLS. */
 export const hospitals = pgTable('hospitals', {
-  id: uuid('id').primaryKey().default(sql`gen_random_uuid()`),
+  id: uuid('id')
+    .primaryKey()
+    .default(sql`gen_random_uuid()`),
   name: text('name').notNull(),
   email: text('email').notNull(),
   phone: text('phone'),

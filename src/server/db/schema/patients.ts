@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm'
-import { date, foreignKey, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  date,
+  foreignKey,
+  index,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { genders } from '../../../shared/schemas/patients'
 import { hospitals } from './hospitals'
 
@@ -8,7 +17,9 @@ export const patients = pgTable(
   'patients',
   {
     hospitalId: uuid('hospital_id').notNull(),
-    id: uuid('id').notNull().default(sql`gen_random_uuid()`),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
     name: text('name').notNull(),
     email: text('email'),
     /** E.164, e.g. +919876543210. */

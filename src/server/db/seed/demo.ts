@@ -57,7 +57,14 @@ export function demoLogins(): string[] {
 async function createUser(
   db: AppDb,
   auth: Auth,
-  fields: { email: string; firstName: string; lastName: string; role: string; hospitalId: string | null; isSuperAdmin?: boolean },
+  fields: {
+    email: string
+    firstName: string
+    lastName: string
+    role: string
+    hospitalId: string | null
+    isSuperAdmin?: boolean
+  },
   password: string,
 ): Promise<void> {
   const ctx = await auth.$context
@@ -76,7 +83,15 @@ async function createUser(
       hospitalId: fields.hospitalId,
       isSuperAdmin: fields.isSuperAdmin ?? false,
     })
-    await tx.insert(account).values({ id: crypto.randomUUID(), accountId: id, providerId: 'credential', userId: id, password: hash })
+    await tx
+      .insert(account)
+      .values({
+        id: crypto.randomUUID(),
+        accountId: id,
+        providerId: 'credential',
+        userId: id,
+        password: hash,
+      })
   })
 }
 
@@ -85,18 +100,47 @@ export async function seedDemo(db: AppDb, auth: Auth, password: string): Promise
   const [existing] = await withPlatform(db, (tx) => tx.select({ n: count() }).from(hospitals))
   if ((existing?.n ?? 0) > 0) return false
 
-  await createUser(db, auth, { email: 'superadmin@arogya.demo', firstName: 'Platform', lastName: 'Admin', role: 'super_admin', hospitalId: null, isSuperAdmin: true }, password)
+  await createUser(
+    db,
+    auth,
+    {
+      email: 'superadmin@arogya.demo',
+      firstName: 'Platform',
+      lastName: 'Admin',
+      role: 'super_admin',
+      hospitalId: null,
+      isSuperAdmin: true,
+    },
+    password,
+  )
 
   for (const [index, h] of demoHospitals.entries()) {
     const { key, region, ...values } = h
-    const [row] = await withPlatform(db, (tx) => tx.insert(hospitals).values({ ...values, subscriptionStatus: 'active' }).returning({ id: hospitals.id }))
+    const [row] = await withPlatform(db, (tx) =>
+      tx
+        .insert(hospitals)
+        .values({ ...values, subscriptionStatus: 'active' })
+        .returning({ id: hospitals.id }),
+    )
     if (!row) throw new Error('seed: hospital not created')
     for (const role of staffRoles) {
       const [firstName, lastName] = staffNames[role] ?? ['Staff', 'Member']
-      await createUser(db, auth, { email: `${role}@${key}.demo`, firstName, lastName, role, hospitalId: row.id }, password)
+      await createUser(
+        db,
+        auth,
+        { email: `${role}@${key}.demo`, firstName, lastName, role, hospitalId: row.id },
+        password,
+      )
     }
-    const rows = generatePatients(row.id, PATIENTS_PER_DEMO_HOSPITAL, createRng(2026 + index), region)
-    await withTenant(db, { hospitalId: row.id, userId: null }, (tx) => tx.insert(patients).values(rows))
+    const rows = generatePatients(
+      row.id,
+      PATIENTS_PER_DEMO_HOSPITAL,
+      createRng(2026 + index),
+      region,
+    )
+    await withTenant(db, { hospitalId: row.id, userId: null }, (tx) =>
+      tx.insert(patients).values(rows),
+    )
   }
   return true
 }

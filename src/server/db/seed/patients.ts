@@ -57,11 +57,17 @@ export function generatePatients(
     const month = 1 + Math.floor(rng() * 12)
     const day = 1 + Math.floor(rng() * 28)
     const insured = rng() < 0.7
-    const history = rng() < 0.65 ? [pick(rng, conditions), ...(rng() < 0.3 ? [pick(rng, conditions)] : [])] : []
+    const history =
+      rng() < 0.65 ? [pick(rng, conditions), ...(rng() < 0.3 ? [pick(rng, conditions)] : [])] : []
     const allergies = rng() < 0.35 ? [pick(rng, allergyList)] : []
     const emergencyMale = rng() < 0.5
     const emergencyName = `${pick(rng, emergencyMale ? firstNamesMale : firstNamesFemale)} ${last}`
-    const relation = pick(rng, emergencyMale ? ['spouse', 'father', 'son', 'brother'] : ['spouse', 'mother', 'daughter', 'sister'])
+    const relation = pick(
+      rng,
+      emergencyMale
+        ? ['spouse', 'father', 'son', 'brother']
+        : ['spouse', 'mother', 'daughter', 'sister'],
+    )
     const handle = `${first}.${last}`.toLowerCase().replace(/[^a-z.]/g, '')
     rows.push({
       hospitalId,
@@ -73,7 +79,9 @@ export function generatePatients(
       address: pick(rng, areas),
       emergencyContact: `${emergencyName} (${relation}) ${mobile(rng)}`,
       insuranceProvider: insured ? pick(rng, insurers) : null,
-      insuranceNumber: insured ? `${pick(rng, ['SH', 'HE', 'IL', 'NB', 'CH'])}${Math.floor(1e9 + rng() * 9e9)}` : null,
+      insuranceNumber: insured
+        ? `${pick(rng, ['SH', 'HE', 'IL', 'NB', 'CH'])}${Math.floor(1e9 + rng() * 9e9)}`
+        : null,
       medicalHistory: history.length ? [...new Set(history)].join('; ') : null,
       allergies: allergies.length ? allergies.join(', ') : null,
     })

@@ -1,6 +1,10 @@
 import type { FastifyInstance } from 'fastify'
 import { NEXT_CURSOR_HEADER, uuidParam } from '../../../shared/schemas/common'
-import { createPatientInput, listPatientsQuery, updatePatientInput } from '../../../shared/schemas/patients'
+import {
+  createPatientInput,
+  listPatientsQuery,
+  updatePatientInput,
+} from '../../../shared/schemas/patients'
 import { member, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
@@ -13,7 +17,12 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
   app.get('/api/patients', read, async (req, reply) => {
     const actor = member(req)
     const query = parse(listPatientsQuery, req.query, 'query')
-    const page = await listPatients({ db, hospitalId: actor.hospitalId, userId: actor.userId, ...query })
+    const page = await listPatients({
+      db,
+      hospitalId: actor.hospitalId,
+      userId: actor.userId,
+      ...query,
+    })
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor)
     return page.items
   })
@@ -40,6 +49,12 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
     const actor = member(req)
     const { id } = parse(uuidParam, req.params, 'id')
     const input = parse(updatePatientInput, req.body)
-    return updatePatient({ db, hospitalId: actor.hospitalId, userId: actor.userId, id, values: input })
+    return updatePatient({
+      db,
+      hospitalId: actor.hospitalId,
+      userId: actor.userId,
+      id,
+      values: input,
+    })
   })
 }

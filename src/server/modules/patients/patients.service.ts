@@ -7,7 +7,10 @@ import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 
 type PatientRow = typeof patients.$inferSelect
-type PatientValues = Omit<typeof patients.$inferInsert, 'hospitalId' | 'id' | 'createdAt' | 'updatedAt'>
+type PatientValues = Omit<
+  typeof patients.$inferInsert,
+  'hospitalId' | 'id' | 'createdAt' | 'updatedAt'
+>
 
 export interface TenantOptions {
   db: AppDb
@@ -35,7 +38,10 @@ function searchCondition(search: string): SQL | undefined {
   const conditions: SQL[] = [ilike(patients.name, pattern), ilike(patients.email, pattern)]
   // Phones are stored as E.164; '98765 43210' and '098765' still match by their digits.
   const digits = search.replace(/\D/g, '')
-  const phoneNeedle = /^[\d\s()+.-]+$/.test(search) && digits.length > 0 ? digits.replace(/^0+/, '') || digits : search
+  const phoneNeedle =
+    /^[\d\s()+.-]+$/.test(search) && digits.length > 0
+      ? digits.replace(/^0+/, '') || digits
+      : search
   conditions.push(sql`${patients.phone} like ${containsPattern(phoneNeedle)}`)
   return or(...conditions)
 }
@@ -46,7 +52,9 @@ interface Cursor {
 }
 
 function encodeCursor(row: PatientRow): string {
-  return Buffer.from(JSON.stringify({ name: row.name, id: row.id } satisfies Cursor)).toString('base64url')
+  return Buffer.from(JSON.stringify({ name: row.name, id: row.id } satisfies Cursor)).toString(
+    'base64url',
+  )
 }
 
 function decodeCursor(cursor: string): Cursor {
@@ -63,21 +71,29 @@ function decodeCursor(cursor: string): Cursor {
   } catch {
     // fall through
   }
-  throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [{ path: 'cursor', message: 'cursor is not valid' }])
+  throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [
+    { path: 'cursor', message: 'cursor is not valid' },
+  ])
 }
 
 export const DEFAULT_PAGE_SIZE = 100
 
 /** A page of the hospital's patients ordered by name, optionally filtered by a search text. */
 export async function listPatients(
-  opts: TenantOptions & { search?: string | undefined; limit?: number | undefined; cursor?: string | undefined },
+  opts: TenantOptions & {
+    search?: string | undefined
+    limit?: number | undefined
+    cursor?: string | undefined
+  },
 ): Promise<{ items: Patient[]; nextCursor: string | null }> {
   const limit = opts.limit ?? DEFAULT_PAGE_SIZE
   const conditions: (SQL | undefined)[] = []
   if (opts.search) conditions.push(searchCondition(opts.search))
   if (opts.cursor) {
     const c = decodeCursor(opts.cursor)
-    conditions.push(or(gt(patients.name, c.name), and(eq(patients.name, c.name), gt(patients.id, c.id))))
+    conditions.push(
+      or(gt(patients.name, c.name), and(eq(patients.name, c.name), gt(patients.id, c.id))),
+    )
   }
   const rows = await withTenant(opts.db, opts, (tx) =>
     tx
@@ -89,16 +105,23 @@ export async function listPatients(
   )
   const page = rows.slice(0, limit)
   const last = page.at(-1)
-  return { items: page.map(toPatient), nextCursor: rows.length > limit && last ? encodeCursor(last) : null }
+  return {
+    items: page.map(toPatient),
+    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+  }
 }
 
 export async function getPatient(opts: TenantOptions & { id: string }): Promise<Patient> {
-  const [row] = await withTenant(opts.db, opts, (tx) => tx.select().from(patients).where(eq(patients.id, opts.id)))
+  const [row] = await withTenant(opts.db, opts, (tx) =>
+    tx.select().from(patients).where(eq(patients.id, opts.id)),
+  )
   if (!row) throw notFound('Patient')
   return toPatient(row)
 }
 
-export async function createPatient(opts: TenantOptions & { values: PatientValues }): Promise<Patient> {
+export async function createPatient(
+  opts: TenantOptions & { values: PatientValues },
+): Promise<Patient> {
   return withTenant(opts.db, opts, async (tx) => {
     const [row] = await tx
       .insert(patients)
@@ -117,7 +140,9 @@ export async function createPatient(opts: TenantOptions & { values: PatientValue
   })
 }
 
-export async function updatePatient(opts: TenantOptions & { id: string; values: Partial<PatientValues> }): Promise<Patient> {
+export async function updatePatient(
+  opts: TenantOptions & { id: string; values: Partial<PatientValues> },
+): Promise<Patient> {
   return withTenant(opts.db, opts, async (tx) => {
     const [row] = await tx
       .update(patients)

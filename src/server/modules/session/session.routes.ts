@@ -30,7 +30,10 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
     }
     const actor = await resolveActor(auth, req)
     if (actor) {
-      const result = await auth.api.signOut({ headers: fromNodeHeaders(req.headers), returnHeaders: true })
+      const result = await auth.api.signOut({
+        headers: fromNodeHeaders(req.headers),
+        returnHeaders: true,
+      })
       copyHeaders(result.headers, reply)
       await endAllSessions(db, actor.userId)
     }
@@ -57,7 +60,11 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
   )
 
   // Sign-in is better-auth's own endpoint, behind two limits: per IP, then per account.
-  const perIp = app.rateLimit({ max: signInLimit.perIp, timeWindow: '15 minutes', keyGenerator: (req) => `ip:${req.ip}` })
+  const perIp = app.rateLimit({
+    max: signInLimit.perIp,
+    timeWindow: '15 minutes',
+    keyGenerator: (req) => `ip:${req.ip}`,
+  })
   // A second app.rateLimit() handler would be skipped: the plugin runs one per request.
   const accountLimit = app.createRateLimit({
     max: signInLimit.perAccount,
@@ -70,7 +77,10 @@ export function sessionRoutes(app: FastifyInstance, { db, auth, signInLimit }: D
   const perAccount = async (req: FastifyRequest) => {
     const limit = await accountLimit(req)
     if (!limit.isAllowed && limit.isExceeded) {
-      throw new AppError('RATE_LIMITED', 'Too many sign-in attempts for this account. Please wait 15 minutes and try again.')
+      throw new AppError(
+        'RATE_LIMITED',
+        'Too many sign-in attempts for this account. Please wait 15 minutes and try again.',
+      )
     }
   }
   app.post(

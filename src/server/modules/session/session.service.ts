@@ -10,7 +10,12 @@ import { withPlatform } from '../../db/tenant'
 export async function getCurrentUser(db: AppDb, userId: string): Promise<CurrentUser | null> {
   const [row] = await withPlatform(db, (tx) =>
     tx
-      .select({ user, hospitalName: hospitals.name, timeZone: hospitals.timeZone, plan: hospitals.plan })
+      .select({
+        user,
+        hospitalName: hospitals.name,
+        timeZone: hospitals.timeZone,
+        plan: hospitals.plan,
+      })
       .from(user)
       .leftJoin(hospitals, eq(hospitals.id, user.hospitalId))
       .where(eq(user.id, userId)),

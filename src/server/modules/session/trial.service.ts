@@ -24,11 +24,15 @@ export async function startTrial(
   /** The request's headers: better-auth resolves its (per-host) base URL from them. */
   requestHeaders: Headers,
 ): Promise<{ headers: Headers; userId: string; hospitalId: string }> {
-  const [existing] = await withPlatform(db, (tx) => tx.select({ id: user.id }).from(user).where(eq(user.email, input.email)))
+  const [existing] = await withPlatform(db, (tx) =>
+    tx.select({ id: user.id }).from(user).where(eq(user.email, input.email)),
+  )
   if (existing) {
-    throw new AppError('CONFLICT', 'An account with this email already exists. Please sign in instead.', [
-      { path: 'email', message: 'An account with this email already exists' },
-    ])
+    throw new AppError(
+      'CONFLICT',
+      'An account with this email already exists. Please sign in instead.',
+      [{ path: 'email', message: 'An account with this email already exists' }],
+    )
   }
   const [hospital] = await withPlatform(db, (tx) =>
     tx

@@ -9,13 +9,15 @@ export interface SignInResult {
 
 export function useSignIn() {
   return useMutation({
-    mutationFn: (input: { email: string; password: string }) => api.post<SignInResult>('/api/auth/sign-in/email', input),
+    mutationFn: (input: { email: string; password: string }) =>
+      api.post<SignInResult>('/api/auth/sign-in/email', input),
   })
 }
 
 export function useVerifyTotp() {
   return useMutation({
-    mutationFn: (input: { code: string }) => api.post<unknown>('/api/auth/two-factor/verify-totp', input),
+    mutationFn: (input: { code: string }) =>
+      api.post<unknown>('/api/auth/two-factor/verify-totp', input),
   })
 }
 

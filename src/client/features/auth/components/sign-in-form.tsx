@@ -8,7 +8,8 @@ import { useSignIn, useVerifyTotp } from '../api/sign-in'
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return 'Invalid email or password.'
-    if (error.status === 429) return 'Too many sign-in attempts. Please wait a few minutes and try again.'
+    if (error.status === 429)
+      return 'Too many sign-in attempts. Please wait a few minutes and try again.'
     return error.serverMessage
   }
   return 'Could not reach the server. Check your connection and try again.'
@@ -40,12 +41,17 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
     event.preventDefault()
     setError(null)
     const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '')
-    if (!/^\d{6}$/.test(code)) return setError('Enter the 6-digit code from your authenticator app.')
+    if (!/^\d{6}$/.test(code))
+      return setError('Enter the 6-digit code from your authenticator app.')
     try {
       await verify.mutateAsync({ code })
       onSignedIn()
     } catch (e) {
-      setError(e instanceof ApiError && e.status === 401 ? 'That code is not valid. Try the newest code.' : messageOf(e))
+      setError(
+        e instanceof ApiError && e.status === 401
+          ? 'That code is not valid. Try the newest code.'
+          : messageOf(e),
+      )
     }
   }
 
@@ -54,9 +60,21 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
       <form onSubmit={submitCode} className="space-y-4" noValidate>
         <p className="text-sm text-slate-600">Two-factor authentication is on for this account.</p>
         <Field id="code" label="Authentication code" error={error ?? undefined}>
-          <Input id="code" name="code" inputMode="numeric" autoComplete="one-time-code" maxLength={7} autoFocus />
+          <Input
+            id="code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={7}
+            autoFocus
+          />
         </Field>
-        <Button type="submit" className="w-full" loading={verify.isPending} loadingText="Verifying...">
+        <Button
+          type="submit"
+          className="w-full"
+          loading={verify.isPending}
+          loadingText="Verifying..."
+        >
           Verify
         </Button>
       </form>
@@ -69,14 +87,25 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
         <Input id="email" name="email" type="email" autoComplete="username" required />
       </Field>
       <Field id="password" label="Password">
-        <Input id="password" name="password" type="password" autoComplete="current-password" required />
+        <Input
+          id="password"
+          name="password"
+          type="password"
+          autoComplete="current-password"
+          required
+        />
       </Field>
       {error ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700">
           {error}
         </p>
       ) : null}
-      <Button type="submit" className="w-full" loading={signIn.isPending} loadingText="Signing in...">
+      <Button
+        type="submit"
+        className="w-full"
+        loading={signIn.isPending}
+        loadingText="Signing in..."
+      >
         Sign In
       </Button>
     </form>

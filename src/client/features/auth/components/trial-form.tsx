@@ -7,11 +7,28 @@ import { trialSignUpInput } from '@/shared/schemas/auth'
 import { useStartTrial } from '../api/sign-in'
 
 const fields = [
-  { name: 'hospitalName', label: 'Clinic or hospital name', type: 'text', autoComplete: 'organization' },
+  {
+    name: 'hospitalName',
+    label: 'Clinic or hospital name',
+    type: 'text',
+    autoComplete: 'organization',
+  },
   { name: 'name', label: 'Your name', type: 'text', autoComplete: 'name' },
   { name: 'email', label: 'Work email', type: 'email', autoComplete: 'email' },
-  { name: 'phone', label: 'Mobile number', type: 'tel', autoComplete: 'tel', hint: 'e.g. 98765 43210' },
-  { name: 'password', label: 'Password', type: 'password', autoComplete: 'new-password', hint: '8 to 128 characters' },
+  {
+    name: 'phone',
+    label: 'Mobile number',
+    type: 'tel',
+    autoComplete: 'tel',
+    hint: 'e.g. 98765 43210',
+  },
+  {
+    name: 'password',
+    label: 'Password',
+    type: 'password',
+    autoComplete: 'new-password',
+    hint: '8 to 128 characters',
+  },
 ] as const
 
 export function TrialForm({ onSignedIn }: { onSignedIn: () => void }) {
@@ -49,7 +66,14 @@ export function TrialForm({ onSignedIn }: { onSignedIn: () => void }) {
   return (
     <form onSubmit={submit} className="space-y-4" noValidate>
       {fields.map((f) => (
-        <Field key={f.name} id={f.name} label={f.label} required error={errors[f.name]} {...('hint' in f ? { hint: f.hint } : {})}>
+        <Field
+          key={f.name}
+          id={f.name}
+          label={f.label}
+          required
+          error={errors[f.name]}
+          {...('hint' in f ? { hint: f.hint } : {})}
+        >
           <Input
             id={f.name}
             name={f.name}
@@ -65,7 +89,12 @@ export function TrialForm({ onSignedIn }: { onSignedIn: () => void }) {
           {formError}
         </p>
       ) : null}
-      <Button type="submit" className="w-full" loading={trial.isPending} loadingText="Creating your account...">
+      <Button
+        type="submit"
+        className="w-full"
+        loading={trial.isPending}
+        loadingText="Creating your account..."
+      >
         Start 14-day Free Trial
       </Button>
     </form>

@@ -11,6 +11,7 @@ export function useCreatePatient() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: createPatient,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
   })
 }

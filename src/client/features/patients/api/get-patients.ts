@@ -11,12 +11,19 @@ export interface PatientsPage {
 }
 
 /** One page of GET /api/patients; the next page's cursor comes in a response header. */
-export async function getPatientsPage(params: { search?: string; cursor?: string | null; limit?: number }): Promise<PatientsPage> {
+export async function getPatientsPage(params: {
+  search?: string
+  cursor?: string | null
+  limit?: number
+}): Promise<PatientsPage> {
   const response = await apiFetch(
     'GET',
     `/api/patients${toQuery({ search: params.search, cursor: params.cursor, limit: params.limit ?? PATIENTS_PAGE_SIZE })}`,
   )
-  return { items: (await response.json()) as Patient[], nextCursor: response.headers.get(NEXT_CURSOR_HEADER) }
+  return {
+    items: (await response.json()) as Patient[],
+    nextCursor: response.headers.get(NEXT_CURSOR_HEADER),
+  }
 }
 
 export function getPatientsQueryOptions(search = '') {

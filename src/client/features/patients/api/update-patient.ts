@@ -3,7 +3,13 @@ import { api } from '@/client/lib/api-client'
 import type { Patient, UpdatePatientInput } from '@/shared/schemas/patients'
 import { getPatientsQueryOptions } from './get-patients'
 
-export function updatePatient({ id, input }: { id: string; input: UpdatePatientInput }): Promise<Patient> {
+export function updatePatient({
+  id,
+  input,
+}: {
+  id: string
+  input: UpdatePatientInput
+}): Promise<Patient> {
   return api.patch<Patient>(`/api/patients/${id}`, input)
 }
 
@@ -11,6 +17,7 @@ export function useUpdatePatient() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: updatePatient,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
+    onSuccess: () =>
+      queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
   })
 }

@@ -18,12 +18,20 @@ function EditForm({ patient, onClose }: { patient: Patient; onClose: () => void 
         onClose()
       } catch (error) {
         showServerErrors(error)
-        toast.error('Error', 'Failed to update patient. Please check the information and try again.')
+        toast.error(
+          'Error',
+          'Failed to update patient. Please check the information and try again.',
+        )
       }
     },
     () => {
       const { name, phone } = form.getValues()
-      toast.error('Validation Error', !name.trim() || !phone.trim() ? REQUIRED_FIELDS_MESSAGE : 'Please correct the highlighted fields.')
+      toast.error(
+        'Validation Error',
+        !name.trim() || !phone.trim()
+          ? REQUIRED_FIELDS_MESSAGE
+          : 'Please correct the highlighted fields.',
+      )
     },
   )
   return (
@@ -41,10 +49,21 @@ function EditForm({ patient, onClose }: { patient: Patient; onClose: () => void 
   )
 }
 
-export function EditPatientDialog({ patient, onClose }: { patient: Patient | null; onClose: () => void }) {
+export function EditPatientDialog({
+  patient,
+  onClose,
+}: {
+  patient: Patient | null
+  onClose: () => void
+}) {
   if (!patient) return null
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Edit Patient: ${patient.name}`} className="max-w-3xl">
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Edit Patient: ${patient.name}`}
+      className="max-w-3xl"
+    >
       <EditForm patient={patient} onClose={onClose} />
     </Dialog>
   )

@@ -1,7 +1,12 @@
 import { Badge } from '@/client/components/ui/badge'
 import { type Gender, genderLabels } from '@/shared/schemas/patients'
 
-const variants = { male: 'blue', female: 'pink', other: 'purple', prefer_not_to_say: 'secondary' } as const
+const variants = {
+  male: 'blue',
+  female: 'pink',
+  other: 'purple',
+  prefer_not_to_say: 'secondary',
+} as const
 
 export function GenderBadge({ gender }: { gender: Gender | null }) {
   if (!gender) return null

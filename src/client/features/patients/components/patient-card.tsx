@@ -1,4 +1,14 @@
-import { AlertTriangle, Calendar, Eye, HeartPulse, Mail, MapPin, Pencil, Phone, Shield } from 'lucide-react'
+import {
+  AlertTriangle,
+  Calendar,
+  Eye,
+  HeartPulse,
+  Mail,
+  MapPin,
+  Pencil,
+  Phone,
+  Shield,
+} from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
@@ -42,15 +52,29 @@ export function PatientCard({
         </div>
       </CardHeader>
       <CardContent className="flex flex-1 flex-col gap-3">
-        <div className="grid gap-1.5 sm:grid-cols-2">
-          {patient.email ? <Line icon={<Mail className="size-4" />} label="Email">{patient.email}</Line> : null}
-          <Line icon={<Phone className="size-4" />} label="Phone">{formatPhone(patient.phone)}</Line>
-          {patient.address ? <Line icon={<MapPin className="size-4" />} label="Address">{patient.address}</Line> : null}
+        <div className="grid gap-1.5 2xl:grid-cols-2">
+          {patient.email ? (
+            <Line icon={<Mail className="size-4" />} label="Email">
+              {patient.email}
+            </Line>
+          ) : null}
+          <Line icon={<Phone className="size-4" />} label="Phone">
+            {formatPhone(patient.phone)}
+          </Line>
+          {patient.address ? (
+            <Line icon={<MapPin className="size-4" />} label="Address">
+              {patient.address}
+            </Line>
+          ) : null}
           {patient.dateOfBirth ? (
-            <Line icon={<Calendar className="size-4" />} label="Date of birth">{formatCalendarDate(patient.dateOfBirth)}</Line>
+            <Line icon={<Calendar className="size-4" />} label="Date of birth">
+              {formatCalendarDate(patient.dateOfBirth)}
+            </Line>
           ) : null}
           {patient.insuranceProvider ? (
-            <Line icon={<Shield className="size-4" />} label="Insurance provider">{patient.insuranceProvider}</Line>
+            <Line icon={<Shield className="size-4" />} label="Insurance provider">
+              {patient.insuranceProvider}
+            </Line>
           ) : null}
         </div>
         {patient.medicalHistory ? (
@@ -70,13 +94,23 @@ export function PatientCard({
           </div>
         ) : null}
         <div className="mt-auto flex flex-wrap gap-2 pt-2">
-          <Button size="sm" variant="outline" onClick={onView} aria-label={`View Details of ${patient.name}`}>
+          <Button
+            size="sm"
+            variant="outline"
+            onClick={onView}
+            aria-label={`View Details of ${patient.name}`}
+          >
             <Eye aria-hidden="true" /> View Details
           </Button>
           <Button size="sm" variant="outline" onClick={onEdit} aria-label={`Edit ${patient.name}`}>
             <Pencil aria-hidden="true" /> Edit
           </Button>
-          <Button size="sm" variant="secondary" onClick={onSchedule} aria-label={`Schedule Appointment for ${patient.name}`}>
+          <Button
+            size="sm"
+            variant="secondary"
+            onClick={onSchedule}
+            aria-label={`Schedule Appointment for ${patient.name}`}
+          >
             <Calendar aria-hidden="true" /> Schedule Appointment
           </Button>
         </div>

@@ -3,7 +3,13 @@ import { formatCalendarDate } from '@/shared/dates'
 import { formatPhone } from '@/shared/phone'
 import { genderLabels, type Patient } from '@/shared/schemas/patients'
 
-export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | null; onClose: () => void }) {
+export function PatientDetailsDialog({
+  patient,
+  onClose,
+}: {
+  patient: Patient | null
+  onClose: () => void
+}) {
   if (!patient) return null
   const rows: [string, string | null][] = [
     ['Email', patient.email],
@@ -19,10 +25,21 @@ export function PatientDetailsDialog({ patient, onClose }: { patient: Patient | 
     ['Allergies', patient.allergies],
   ]
   return (
-    <Dialog open onOpenChange={(open) => !open && onClose()} title={`Patient Details: ${patient.name}`}>
+    <Dialog
+      open
+      onOpenChange={(open) => !open && onClose()}
+      title={`Patient Details: ${patient.name}`}
+    >
       <dl className="grid gap-4 sm:grid-cols-2">
         {rows.map(([label, value]) => (
-          <div key={label} className={label === 'Medical History' || label === 'Allergies' || label === 'Address' ? 'sm:col-span-2' : ''}>
+          <div
+            key={label}
+            className={
+              label === 'Medical History' || label === 'Allergies' || label === 'Address'
+                ? 'sm:col-span-2'
+                : ''
+            }
+          >
             <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
             <dd className="mt-0.5 text-sm break-words text-slate-900">{value ?? 'Not provided'}</dd>
           </div>

@@ -37,16 +37,44 @@ export function PatientFormFields({ register, errors, idPrefix }: Props) {
       <Section title="Basic Information">
         <div className="grid gap-4 md:grid-cols-2">
           <Field id={id('name')} label="Full Name" required error={err('name')}>
-            <Input {...a11y('name')} {...register('name')} autoComplete="off" placeholder="e.g. Priya Sharma" />
+            <Input
+              {...a11y('name')}
+              {...register('name')}
+              autoComplete="off"
+              placeholder="e.g. Priya Sharma"
+            />
           </Field>
-          <Field id={id('phone')} label="Phone" required error={err('phone')} hint="Indian numbers as typed: 98765 43210">
-            <Input {...a11y('phone')} {...register('phone')} type="tel" inputMode="tel" placeholder="+91 98765 43210" />
+          <Field
+            id={id('phone')}
+            label="Phone"
+            required
+            error={err('phone')}
+            hint="Indian numbers as typed: 98765 43210"
+          >
+            <Input
+              {...a11y('phone')}
+              {...register('phone')}
+              type="tel"
+              inputMode="tel"
+              placeholder="+91 98765 43210"
+            />
           </Field>
           <Field id={id('email')} label="Email" error={err('email')}>
-            <Input {...a11y('email')} {...register('email')} type="email" placeholder="name@example.com" />
+            <Input
+              {...a11y('email')}
+              {...register('email')}
+              type="email"
+              placeholder="name@example.com"
+            />
           </Field>
           <Field id={id('dateOfBirth')} label="Date of Birth" error={err('dateOfBirth')}>
-            <Input {...a11y('dateOfBirth')} {...register('dateOfBirth')} type="date" max={today} min="1900-01-01" />
+            <Input
+              {...a11y('dateOfBirth')}
+              {...register('dateOfBirth')}
+              type="date"
+              max={today}
+              min="1900-01-01"
+            />
           </Field>
           <Field id={id('gender')} label="Gender" error={err('gender')}>
             <NativeSelect {...a11y('gender')} {...register('gender')}>
@@ -62,32 +90,74 @@ export function PatientFormFields({ register, errors, idPrefix }: Props) {
       </Section>
       <Section title="Address Information">
         <Field id={id('address')} label="Address" error={err('address')}>
-          <Textarea {...a11y('address')} {...register('address')} placeholder="House, street, area, city, PIN code" />
+          <Textarea
+            {...a11y('address')}
+            {...register('address')}
+            placeholder="House, street, area, city, PIN code"
+          />
         </Field>
       </Section>
       <Section title="Emergency Contact">
-        <Field id={id('emergencyContact')} label="Emergency Contact" error={err('emergencyContact')}>
-          <Input {...a11y('emergencyContact')} {...register('emergencyContact')} placeholder="Name, relation and phone" />
+        <Field
+          id={id('emergencyContact')}
+          label="Emergency Contact"
+          error={err('emergencyContact')}
+        >
+          <Input
+            {...a11y('emergencyContact')}
+            {...register('emergencyContact')}
+            placeholder="Name, relation and phone"
+          />
         </Field>
       </Section>
       <Section title="Medical Information">
         <Field id={id('medicalHistory')} label="Medical History" error={err('medicalHistory')}>
-          <Textarea {...a11y('medicalHistory')} {...register('medicalHistory')} placeholder="Conditions, surgeries, current medication" />
+          <Textarea
+            {...a11y('medicalHistory')}
+            {...register('medicalHistory')}
+            placeholder="Conditions, surgeries, current medication"
+          />
         </Field>
         <Field id={id('allergies')} label="Allergies" error={err('allergies')}>
-          <Textarea {...a11y('allergies')} {...register('allergies')} placeholder="e.g. Penicillin, peanuts" />
+          <Textarea
+            {...a11y('allergies')}
+            {...register('allergies')}
+            placeholder="e.g. Penicillin, peanuts"
+          />
         </Field>
       </Section>
       <Section title="Insurance Information">
         <div className="grid gap-4 md:grid-cols-2">
-          <Field id={id('insuranceProvider')} label="Insurance Provider" error={err('insuranceProvider')}>
-            <Input {...a11y('insuranceProvider')} {...register('insuranceProvider')} placeholder="e.g. Star Health" />
+          <Field
+            id={id('insuranceProvider')}
+            label="Insurance Provider"
+            error={err('insuranceProvider')}
+          >
+            <Input
+              {...a11y('insuranceProvider')}
+              {...register('insuranceProvider')}
+              placeholder="e.g. Star Health"
+            />
           </Field>
           <Field id={id('insuranceNumber')} label="Insurance Number" error={err('insuranceNumber')}>
-            <Input {...a11y('insuranceNumber')} {...register('insuranceNumber')} placeholder="Policy number" />
+            <Input
+              {...a11y('insuranceNumber')}
+              {...register('insuranceNumber')}
+              placeholder="Policy number"
+            />
           </Field>
-          <Field id={id('abhaNumber')} label="ABHA Number" error={err('abhaNumber')} hint="Optional, 14 digits">
-            <Input {...a11y('abhaNumber')} {...register('abhaNumber')} inputMode="numeric" placeholder="12-3456-7890-1234" />
+          <Field
+            id={id('abhaNumber')}
+            label="ABHA Number"
+            error={err('abhaNumber')}
+            hint="Optional, 14 digits"
+          >
+            <Input
+              {...a11y('abhaNumber')}
+              {...register('abhaNumber')}
+              inputMode="numeric"
+              placeholder="12-3456-7890-1234"
+            />
           </Field>
         </div>
       </Section>

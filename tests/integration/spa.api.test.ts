@@ -1,0 +1,48 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createTestApp, type TestApp } from '../support/test-app'
+
+let t: TestApp
+let dir: string
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'arogya-spa-'))
+  mkdirSync(join(dir, 'assets'))
+  writeFileSync(
+    join(dir, 'index.html'),
+    '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
+  )
+  writeFileSync(join(dir, 'assets', 'app-abc.js'), 'console.log(1)')
+  t = await createTestApp({ clientDir: dir })
+})
+afterAll(async () => {
+  await t?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+describe('serving the built client', () => {
+  it('serves index.html for client routes, including unknown ones (the client shows the 404 page)', async () => {
+    for (const url of ['/patients', '/manual-patient', '/no-such-page']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.statusCode).toBe(200)
+      expect(res.headers['content-type']).toMatch(/text\/html/)
+    }
+  })
+
+  it('serves hashed assets with a long cache, and a missing asset is a real 404, not HTML', async () => {
+    const ok = await t.app.inject({ method: 'GET', url: '/assets/app-abc.js' })
+    expect(ok.statusCode).toBe(200)
+    expect(ok.headers['cache-control']).toMatch(/immutable/)
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/old-chunk-123.js' })
+    expect(missing.statusCode).toBe(404)
+    expect(missing.headers['content-type']).not.toMatch(/text\/html/)
+  })
+
+  it('answers unknown API paths with a JSON 404', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/api/nothing-here' })
+    expect(res.statusCode).toBe(404)
+    expect(res.json()).toMatchObject({ code: 'NOT_FOUND' })
+  })
+})
