@@ -1,4 +1,5 @@
 import { Button } from '@/client/components/ui/button'
+import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import { useCreatePatient } from './api/create-patient'
 import { PatientFormFields } from './components/patient-form-fields'
@@ -21,7 +22,12 @@ export function ManualPatientPage() {
         form.reset(emptyPatientForm)
       } catch (error) {
         showServerErrors(error)
-        toast.error('Error', 'Failed to add patient. Please check the information and try again.')
+        toast.error(
+          'Error',
+          error instanceof ApiError && error.status === 409
+            ? error.serverMessage
+            : 'Failed to add patient. Please check the information and try again.',
+        )
       }
     },
     () => {

@@ -1,8 +1,9 @@
-import { and, asc, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, eq, gt, ilike, or, type SQL, sql } from 'drizzle-orm'
 import { type Patient, splitName } from '../../../shared/schemas/patients'
 import type { AppDb } from '../../db/client'
 import { patients } from '../../db/schema/patients'
-import { withTenant } from '../../db/tenant'
+import { withPlatform, withTenant } from '../../db/tenant'
+import { hospitals } from '../../db/schema/hospitals'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 
@@ -119,10 +120,30 @@ export async function getPatient(opts: TenantOptions & { id: string }): Promise<
   return toPatient(row)
 }
 
+/** The hospital's plan limit on patients (null: unlimited). */
+async function patientLimit(db: AppDb, hospitalId: string): Promise<number | null> {
+  const [row] = await withPlatform(db, (tx) =>
+    tx.select({ max: hospitals.maxPatients }).from(hospitals).where(eq(hospitals.id, hospitalId)),
+  )
+  return row?.max ?? null
+}
+
 export async function createPatient(
   opts: TenantOptions & { values: PatientValues },
 ): Promise<Patient> {
+  const limit = await patientLimit(opts.db, opts.hospitalId)
   return withTenant(opts.db, opts, async (tx) => {
+    if (limit !== null) {
+      // Serialise concurrent adds in this hospital so two cannot both take the last place.
+      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${opts.hospitalId}))`)
+      const [current] = await tx.select({ n: count() }).from(patients)
+      if ((current?.n ?? 0) >= limit) {
+        throw new AppError(
+          'CONFLICT',
+          `Your plan allows up to ${limit.toLocaleString('en-IN')} patients. Upgrade your plan to add more.`,
+        )
+      }
+    }
     const [row] = await tx
       .insert(patients)
       .values({ ...opts.values, hospitalId: opts.hospitalId })
