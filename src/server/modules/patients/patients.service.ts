@@ -77,6 +77,12 @@ function decodeCursor(cursor: string): Cursor {
   ])
 }
 
+// Both orders are by name, then id. With a search the name is sorted as an expression, so
+// the planner finds the matches through the trigram indexes and sorts only those, rather
+// than walking the whole hospital in name order hoping to meet enough matches early.
+const listOrder = [asc(patients.name), asc(patients.id)]
+const searchOrder = [sql`${patients.name} || ''`, asc(patients.id)]
+
 export const DEFAULT_PAGE_SIZE = 100
 
 /** A page of the hospital's patients ordered by name, optionally filtered by a search text. */
@@ -101,7 +107,7 @@ export async function listPatients(
       .select()
       .from(patients)
       .where(and(...conditions))
-      .orderBy(asc(patients.name), asc(patients.id))
+      .orderBy(...(opts.search ? searchOrder : listOrder))
       .limit(limit + 1),
   )
   const page = rows.slice(0, limit)
