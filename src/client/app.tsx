@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query'
 import { lazy, Suspense, useState } from 'react'
 import { useLocation } from 'wouter'
-import { getUserQueryOptions, useUser } from './features/auth/api/get-user'
+import { getUserQueryOptions, useUser } from './lib/current-user'
 import { createQueryClient } from './lib/query-client'
 import { paths } from './paths'
 import { Root } from './router'

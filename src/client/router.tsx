@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
-import { useUser } from './features/auth/api/get-user'
+import { useUser } from './lib/current-user'
 
 // Signed-out pages and the staff app are separate bundles: a visitor downloads no staff screens.
 const PublicRoutes = lazy(() =>

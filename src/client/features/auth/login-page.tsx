@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
 import { paths } from '@/client/paths'
-import { getUserQueryOptions } from './api/get-user'
+import { getUserQueryOptions } from '@/client/lib/current-user'
 import { SignInForm } from './components/sign-in-form'
 import { TrialForm } from './components/trial-form'
 

@@ -1,13 +1,33 @@
 import { Button } from '@/client/components/ui/button'
+import { Card, CardContent } from '@/client/components/ui/card'
 import { ApiError } from '@/client/lib/api-client'
+import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useCreatePatient } from './api/create-patient'
 import { PatientFormFields } from './components/patient-form-fields'
 import { emptyPatientForm, REQUIRED_FIELDS_MESSAGE, toPayload } from './patient-form'
 import { usePatientForm } from './use-patient-form'
 
-/** /manual-patient: add a patient by hand. */
+/** /manual-patient: add a patient by hand (roles that may add patients). */
 export function ManualPatientPage() {
+  const canWrite = useCan('patients:write')
+  if (!canWrite) {
+    return (
+      <div className="space-y-6">
+        <h1 className="text-2xl font-bold">Manual Patient Entry</h1>
+        <Card>
+          <CardContent className="p-6 text-slate-700">
+            Your role can view patients but not add them. Ask your hospital administrator if you
+            need to add patients.
+          </CardContent>
+        </Card>
+      </div>
+    )
+  }
+  return <ManualPatientForm />
+}
+
+function ManualPatientForm() {
   const { form, showServerErrors } = usePatientForm()
   const create = useCreatePatient()
 

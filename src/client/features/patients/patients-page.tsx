@@ -6,6 +6,8 @@ import { Card, CardContent } from '@/client/components/ui/card'
 import { Input } from '@/client/components/ui/input'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { Spinner } from '@/client/components/ui/spinner'
+import { ApiError } from '@/client/lib/api-client'
+import { useCan } from '@/client/lib/current-user'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
 import { useOnInView } from '@/client/lib/use-in-view'
 import { paths } from '@/client/paths'
@@ -40,6 +42,7 @@ export function PatientsPage() {
   const [viewing, setViewing] = useState<Patient | null>(null)
   const [editing, setEditing] = useState<Patient | null>(null)
   const [, navigate] = useLocation()
+  const canWrite = useCan('patients:write')
   const patients = query.data?.pages.flatMap((p) => p.items) ?? []
   const sentinel = useOnInView<HTMLDivElement>(() => {
     if (query.hasNextPage && !query.isFetchingNextPage) void query.fetchNextPage()
@@ -49,11 +52,13 @@ export function PatientsPage() {
     <div className="space-y-6">
       <div className="flex flex-wrap items-center justify-between gap-3">
         <h1 className="text-2xl font-bold">Patients</h1>
-        <Button asChild>
-          <Link href={paths.manualPatient}>
-            <Plus aria-hidden="true" /> New Patient
-          </Link>
-        </Button>
+        {canWrite ? (
+          <Button asChild>
+            <Link href={paths.manualPatient}>
+              <Plus aria-hidden="true" /> New Patient
+            </Link>
+          </Button>
+        ) : null}
       </div>
       <div className="relative">
         <Search
@@ -76,7 +81,9 @@ export function PatientsPage() {
         <Card>
           <CardContent className="flex flex-col items-center gap-3 p-10 text-center">
             <p className="font-medium">Failed to fetch patients</p>
-            <p className="text-sm text-slate-600">{query.error.message}</p>
+            <p className="text-sm text-slate-600">
+              {query.error instanceof ApiError ? query.error.serverMessage : query.error.message}
+            </p>
             <Button variant="outline" onClick={() => void query.refetch()}>
               Try again
             </Button>
@@ -100,7 +107,7 @@ export function PatientsPage() {
                 key={p.id}
                 patient={p}
                 onView={() => setViewing(p)}
-                onEdit={() => setEditing(p)}
+                onEdit={canWrite ? () => setEditing(p) : undefined}
                 onSchedule={() => navigate(`${paths.appointments}?patientId=${p.id}`)}
               />
             ))}

@@ -38,7 +38,8 @@ export function PatientCard({
 }: {
   patient: Patient
   onView: () => void
-  onEdit: () => void
+  /** Absent when the user's role may not change patients. */
+  onEdit?: (() => void) | undefined
   onSchedule: () => void
 }) {
   const age = ageInYears(patient.dateOfBirth)
@@ -102,9 +103,16 @@ export function PatientCard({
           >
             <Eye aria-hidden="true" /> View Details
           </Button>
-          <Button size="sm" variant="outline" onClick={onEdit} aria-label={`Edit ${patient.name}`}>
-            <Pencil aria-hidden="true" /> Edit
-          </Button>
+          {onEdit ? (
+            <Button
+              size="sm"
+              variant="outline"
+              onClick={onEdit}
+              aria-label={`Edit ${patient.name}`}
+            >
+              <Pencil aria-hidden="true" /> Edit
+            </Button>
+          ) : null}
           <Button
             size="sm"
             variant="secondary"

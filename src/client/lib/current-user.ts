@@ -1,4 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
+import { can, type Permission } from '@/shared/permissions'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import { ApiError, api } from '@/client/lib/api-client'
 
@@ -18,4 +19,10 @@ export function getUserQueryOptions() {
 /** The signed-in user, or null when signed out. */
 export function useUser() {
   return useQuery(getUserQueryOptions())
+}
+
+/** Whether the signed-in user's role holds a permission (the server enforces the same table). */
+export function useCan(permission: Permission): boolean {
+  const { data } = useUser()
+  return data ? can(data.role, permission) : false
 }
