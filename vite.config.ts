@@ -13,5 +13,6 @@ export default defineConfig({
     emptyOutDir: true,
     manifest: true,
   },
-  server: { proxy: { '/api': 'http://127.0.0.1:5000' } },
+  // Keep the browser's Host so the API's same-origin checks see the page's own origin.
+  server: { proxy: { '/api': { target: 'http://127.0.0.1:5000', changeOrigin: false } } },
 })
