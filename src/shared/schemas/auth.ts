@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { normalizePhone } from '../phone'
+import { phoneNumber } from './common'
 import { roles } from '../roles'
 
 export const PASSWORD_MIN = 8
@@ -44,17 +45,10 @@ export const trialSignUpInput = z.strictObject({
     .max(120, { message: 'Name must be at most 120 characters' }),
   email: emailAddress,
   password,
-  phone: z
-    .string({ message: 'Mobile number is required' })
-    .trim()
-    .transform((v, ctx) => {
-      const e164 = normalizePhone(v)
-      if (!e164) {
-        ctx.addIssue({ code: 'custom', message: 'Enter a valid mobile number, e.g. 98765 43210' })
-        return z.NEVER
-      }
-      return e164
-    }),
+  phone: phoneNumber(normalizePhone, {
+    required: 'Mobile number is required',
+    invalid: 'Enter a valid mobile number, e.g. 98765 43210',
+  }),
 })
 export type TrialSignUpInput = z.input<typeof trialSignUpInput>
 

@@ -45,3 +45,36 @@ export const paginationQuery = {
 
 /** Header carrying the cursor of the next page on list endpoints that answer with an array. */
 export const NEXT_CURSOR_HEADER = 'x-next-cursor'
+
+/** An optional email: trimmed, lower-cased, '' becomes null. */
+export const optionalEmail = z
+  .string({ message: 'Must be text' })
+  .trim()
+  .max(254, { message: 'Email is too long' })
+  .transform((v) => (v === '' ? null : v.toLowerCase()))
+  .pipe(z.email({ message: 'Enter a valid email address' }).nullable())
+  .nullish()
+  .transform((v) => v ?? null)
+
+/**
+ * A required phone number typed by a person, stored as E.164. The normaliser is passed in so a
+ * page can use a small one (demo form) without loading the full phone-number library.
+ */
+export function phoneNumber(
+  normalize: (text: string) => string | null,
+  messages: { required: string; invalid: string },
+) {
+  return z
+    .string({ message: messages.required })
+    .trim()
+    .min(1, { message: messages.required })
+    .max(32, { message: messages.invalid })
+    .transform((value, ctx) => {
+      const e164 = normalize(value)
+      if (!e164) {
+        ctx.addIssue({ code: 'custom', message: messages.invalid })
+        return z.NEVER
+      }
+      return e164
+    })
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { optionalText, paginationQuery } from './common'
+import { optionalEmail, optionalText, paginationQuery, phoneNumber } from './common'
 
 /** When the visitor would like the demo call (India Standard Time). */
 export const preferredTimes = ['any', 'morning', 'afternoon', 'evening'] as const
@@ -34,28 +34,10 @@ export function normalizeIndianMobile(input: string): string | null {
   return /^[6-9]\d{9}$/.test(digits) ? `+91${digits}` : null
 }
 
-const mobile = z
-  .string({ message: 'Mobile number is required' })
-  .trim()
-  .min(1, { message: 'Mobile number is required' })
-  .max(32, { message: MOBILE_MESSAGE })
-  .transform((value, ctx) => {
-    const e164 = normalizeIndianMobile(value)
-    if (!e164) {
-      ctx.addIssue({ code: 'custom', message: MOBILE_MESSAGE })
-      return z.NEVER
-    }
-    return e164
-  })
-
-const email = z
-  .string({ message: 'Must be text' })
-  .trim()
-  .max(254, { message: 'Email is too long' })
-  .transform((v) => (v === '' ? null : v.toLowerCase()))
-  .pipe(z.email({ message: 'Enter a valid email address' }).nullable())
-  .nullish()
-  .transform((v) => v ?? null)
+const mobile = phoneNumber(normalizeIndianMobile, {
+  required: 'Mobile number is required',
+  invalid: MOBILE_MESSAGE,
+})
 
 /** POST /api/demo-requests: a signed-out visitor asks for a demo. Unknown fields are rejected. */
 export const createDemoRequestInput = z.strictObject({
@@ -70,7 +52,7 @@ export const createDemoRequestInput = z.strictObject({
     .min(1, { message: 'Please enter your clinic or hospital name' })
     .max(200, { message: 'Clinic or hospital name must be at most 200 characters' }),
   mobile,
-  email,
+  email: optionalEmail,
   city: optionalText(100),
   preferredTime: z.enum(preferredTimes, { message: 'Choose a preferred time' }).default('any'),
   source: z.enum(demoRequestSources, { message: 'Unknown page' }).default('landing'),

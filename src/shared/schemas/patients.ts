@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { normalizePhone } from '../phone'
-import { isoDate, optionalText, paginationQuery } from './common'
+import { isoDate, optionalEmail, optionalText, paginationQuery, phoneNumber } from './common'
 
 export const genders = ['male', 'female', 'other', 'prefer_not_to_say'] as const
 export type Gender = (typeof genders)[number]
@@ -11,19 +11,10 @@ export const genderLabels: Record<Gender, string> = {
   prefer_not_to_say: 'Prefer not to say',
 }
 
-const phoneField = z
-  .string({ message: 'Phone is required' })
-  .trim()
-  .min(1, { message: 'Phone is required' })
-  .max(32, { message: 'Phone is too long' })
-  .transform((value, ctx) => {
-    const e164 = normalizePhone(value)
-    if (!e164) {
-      ctx.addIssue({ code: 'custom', message: 'Enter a valid phone number, e.g. 98765 43210' })
-      return z.NEVER
-    }
-    return e164
-  })
+const phoneField = phoneNumber(normalizePhone, {
+  required: 'Phone is required',
+  invalid: 'Enter a valid phone number, e.g. 98765 43210',
+})
 
 const dateOfBirth = isoDate
   .refine((v) => v >= '1900-01-01', { message: 'Date of birth must be after 1900' })
@@ -31,14 +22,7 @@ const dateOfBirth = isoDate
     message: 'Date of birth cannot be in the future',
   })
 
-const email = z
-  .string({ message: 'Must be text' })
-  .trim()
-  .max(254, { message: 'Email is too long' })
-  .transform((v) => (v === '' ? null : v.toLowerCase()))
-  .pipe(z.email({ message: 'Enter a valid email address' }).nullable())
-  .nullish()
-  .transform((v) => v ?? null)
+const email = optionalEmail
 
 /** ABHA (Ayushman Bharat Health Account) number: 14 digits, shown as 12-3456-7890-1234. */
 const abhaNumber = z
