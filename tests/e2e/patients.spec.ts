@@ -46,6 +46,16 @@ test('sign in, search patients, add one by hand, view details, sign out', async 
   await expect(dialog).toBeVisible()
   await expect(dialog.getByText('+91 98765 43210')).toBeVisible()
   await expect(dialog.getByText('Apr 15, 1990')).toBeVisible()
+  // When it was added, in the hospital's time zone (Asia/Kolkata), 'MMM dd, yyyy, h:mm a'.
+  const today = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'Asia/Kolkata',
+    month: 'short',
+    day: '2-digit',
+    year: 'numeric',
+  }).format(new Date())
+  await expect(
+    dialog.getByText(new RegExp(`^${today}, \\d{1,2}:\\d{2} (AM|PM)$`)).first(),
+  ).toBeVisible()
   await dialog.getByRole('button', { name: 'Close' }).click()
 
   // Edit works.

@@ -1,5 +1,6 @@
 import { Dialog } from '@/client/components/ui/dialog'
-import { formatCalendarDate } from '@/shared/dates'
+import { useUser } from '@/client/lib/current-user'
+import { formatCalendarDate, formatDate, formatTime } from '@/shared/dates'
 import { formatPhone } from '@/shared/phone'
 import { genderLabels, type Patient } from '@/shared/schemas/patients'
 
@@ -10,7 +11,9 @@ export function PatientDetailsDialog({
   patient: Patient | null
   onClose: () => void
 }) {
+  const timeZone = useUser().data?.timeZone
   if (!patient) return null
+  const at = (iso: string) => `${formatDate(iso, timeZone)}, ${formatTime(iso, timeZone)}`
   const rows: [string, string | null][] = [
     ['Email', patient.email],
     ['Phone', formatPhone(patient.phone)],
@@ -23,6 +26,8 @@ export function PatientDetailsDialog({
     ['ABHA Number', patient.abhaNumber],
     ['Medical History', patient.medicalHistory],
     ['Allergies', patient.allergies],
+    ['Added', at(patient.createdAt)],
+    ['Last Updated', at(patient.updatedAt)],
   ]
   return (
     <Dialog
