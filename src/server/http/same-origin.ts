@@ -26,7 +26,9 @@ export function registerSameOriginGuard(app: FastifyInstance, baseURL: string | 
     const origin = req.headers.origin
     if (!origin) return
     const host = originHost(origin)
-    if (host !== req.host && host !== allowedHost) {
+    // Compare as URLs so default ports match ('x' and 'x:80' over http are the same host).
+    const ownHost = originHost(`${req.protocol}://${req.host}`)
+    if (host !== ownHost && host !== allowedHost) {
       throw new AppError('FORBIDDEN', 'Cross-site requests are not allowed')
     }
   })

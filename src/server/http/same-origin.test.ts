@@ -1,0 +1,31 @@
+import Fastify from 'fastify'
+import { describe, expect, it } from 'vitest'
+import { registerErrorHandler } from './error-handler'
+import { registerSameOriginGuard } from './same-origin'
+
+async function app() {
+  const a = Fastify()
+  registerErrorHandler(a)
+  registerSameOriginGuard(a, 'https://crm.example.in')
+  a.post('/api/thing', async () => ({ ok: true }))
+  await a.ready()
+  return a
+}
+
+describe('same-origin guard', () => {
+  it('lets same-origin, BASE_URL and header-less writes through, and refuses cross-site ones', async () => {
+    const a = await app()
+    const post = (headers: Record<string, string>) =>
+      a.inject({ method: 'POST', url: '/api/thing', headers, payload: {} })
+    expect((await post({ host: 'x.test', origin: 'http://x.test' })).statusCode).toBe(200)
+    expect((await post({ host: 'x.test:80', origin: 'http://x.test:80' })).statusCode).toBe(200)
+    expect(
+      (await post({ host: 'internal:5000', origin: 'https://crm.example.in' })).statusCode,
+    ).toBe(200)
+    expect((await post({ host: 'x.test' })).statusCode).toBe(200)
+    expect((await post({ host: 'x.test', origin: 'https://evil.example' })).statusCode).toBe(403)
+    expect((await post({ host: 'x.test', origin: 'null' })).statusCode).toBe(403)
+    expect((await post({ host: 'x.test', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403)
+    await a.close()
+  })
+})
