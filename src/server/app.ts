@@ -20,7 +20,8 @@ export interface AppOptions {
   /** Directory of the built SPA; omitted in API tests. */
   clientDir?: string | undefined
   logLevel?: string
-  trustProxy?: boolean
+  /** X-Forwarded-* hops to trust: none, a hop count, or proxy addresses/CIDRs (env TRUST_PROXY). */
+  trustProxy?: false | number | string[]
   /** Sign-in attempts per account and per IP in 15 minutes. */
   signInLimit?: { perAccount: number; perIp: number }
   /** better-auth's own per-IP limits (off in API tests that sign in many times). */

@@ -1,22 +1,75 @@
+import { isIP } from 'node:net'
 import { z } from 'zod'
 
 const boolString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
+/** An address or CIDR block: 10.0.0.1, 10.0.0.0/8, ::1, fd00::/8. */
+function isAddressOrCidr(text: string): boolean {
+  const [address = '', bits, extra] = text.split('/')
+  const family = isIP(address)
+  if (!family || extra !== undefined) return false
+  if (bits === undefined) return true
+  if (!/^\d{1,3}$/.test(bits)) return false
+  return Number(bits) <= (family === 4 ? 32 : 128)
+}
+
+/**
+ * TRUST_PROXY: which X-Forwarded-* hops to believe. `false` (none), a hop count (`1` behind one
+ * nginx), or a comma-separated list of proxy addresses/CIDRs. `true` (every hop) is refused:
+ * any client could then choose its own IP and escape every per-IP limit.
+ */
+export const trustProxySetting = z
+  .string()
+  .trim()
+  .transform((value, ctx): false | number | string[] => {
+    const v = value.toLowerCase()
+    if (v === 'false' || v === '0' || v === 'no' || v === '') return false
+    if (v === 'true' || v === 'yes') {
+      ctx.addIssue({
+        code: 'custom',
+        message:
+          'TRUST_PROXY=true would trust every X-Forwarded-For hop; give the number of proxies in front of the app (e.g. 1) or their addresses/CIDRs (e.g. 10.0.0.0/8,127.0.0.1)',
+      })
+      return z.NEVER
+    }
+    if (/^\d+$/.test(v)) {
+      const hops = Number(v)
+      if (hops > 10) ctx.addIssue({ code: 'custom', message: 'TRUST_PROXY hop count must be 0-10' })
+      return hops
+    }
+    const list = v.split(',').map((s) => s.trim())
+    const bad = list.filter((s) => !isAddressOrCidr(s))
+    if (bad.length) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `TRUST_PROXY: not an address or CIDR: ${bad.join(', ')}`,
+      })
+      return z.NEVER
+    }
+    return list
+  })
+
 /** The one reader of process.env. Everything else receives a typed Env. */
-export const envSchema = z.object({
+const envShape = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
   HOST: z.string().default('0.0.0.0'),
   /** When set, PostgreSQL at this URL; otherwise embedded PGlite in DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * Owner connection for migrations; DATABASE_URL may then be a role that is neither
+   * superuser nor owner (docs/decisions/001).
+   */
+  DATABASE_MIGRATION_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
-  SEED_DEMO: boolString.default(true),
+  /** Default: on, except with NODE_ENV=production, where it must be asked for explicitly. */
+  SEED_DEMO: boolString.optional(),
   DEMO_PASSWORD: z.string().min(8).max(128).default('arogya-demo-2026'),
   /** Secret for signing session cookies; generated and kept in DATA_DIR when not given. */
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
-  /** Public URL of the app (scheme decides Secure cookies). */
+  /** Public URL of the app (scheme decides Secure cookies; links in emails use it). */
   BASE_URL: z.string().url().optional(),
   SESSION_HOURS: z.coerce
     .number()
@@ -24,17 +77,43 @@ export const envSchema = z.object({
     .min(1)
     .max(24 * 30)
     .default(8),
+  /** A session unused for this long ends (staff default 30 minutes). */
+  SESSION_IDLE_MINUTES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 60)
+    .default(30),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
-  /** Behind a reverse proxy, trust X-Forwarded-* headers. */
-  TRUST_PROXY: boolString.default(false),
+  TRUST_PROXY: trustProxySetting.default(false),
+  /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),
 })
 
-export type Env = z.infer<typeof envSchema>
+export const envSchema = envShape
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === 'production' && !env.BASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['BASE_URL'],
+        message:
+          'required with NODE_ENV=production (links in emails and the allowed origin come from it)',
+      })
+    }
+  })
+  .transform(({ SEED_DEMO, ...env }) => ({
+    ...env,
+    SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== 'production',
+    /** Demo accounts with a published password were asked for in production. */
+    SEED_DEMO_IN_PRODUCTION: env.NODE_ENV === 'production' && SEED_DEMO === true,
+  }))
+
+export type Env = z.output<typeof envSchema>
 
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
-  const picked = Object.fromEntries(
-    Object.keys(envSchema.shape).map((k) => [k, source[k] === '' ? undefined : source[k]]),
-  )
+  const keys = Object.keys(envShape.shape)
+  const picked = Object.fromEntries(keys.map((k) => [k, source[k] === '' ? undefined : source[k]]))
   const parsed = envSchema.safeParse(picked)
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)

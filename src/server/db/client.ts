@@ -14,8 +14,9 @@ import * as auth from './schema/auth'
 import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as patients from './schema/patients'
+import * as security from './schema/security'
 
-export const schema = { ...hospitals, ...auth, ...patients, ...audit, ...demoRequests }
+export const schema = { ...hospitals, ...auth, ...patients, ...audit, ...demoRequests, ...security }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>

@@ -72,3 +72,20 @@ export const currentUser = z.object({
   timeZone: z.string(),
 })
 export type CurrentUser = z.infer<typeof currentUser>
+
+/**
+ * Platform accounts must use two-factor: a super admin without it may only enrol
+ * (the server answers everything else with 403 TWO_FACTOR_REQUIRED).
+ */
+export function mustEnrolTwoFactor(user: { isSuperAdmin: boolean; twoFactorEnabled: boolean }) {
+  return user.isSuperAdmin && !user.twoFactorEnabled
+}
+
+/**
+ * POST /api/auth/trial answers 202 with this body whether or not the email already has an
+ * account (no enumeration); the account is activated by the emailed link.
+ */
+export const trialStarted = z.object({ message: z.string() })
+export type TrialStarted = z.infer<typeof trialStarted>
+export const TRIAL_STARTED_MESSAGE =
+  'Check your email: we have sent a link to activate your account. It is valid for 24 hours.'

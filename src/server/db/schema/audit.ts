@@ -10,7 +10,10 @@ export const auditEvents = pgTable(
     id: uuid('id')
       .notNull()
       .default(sql`gen_random_uuid()`),
+    /** Whose session did it (when impersonating: the impersonated user). */
     actorUserId: text('actor_user_id'),
+    /** The real person behind an impersonated session; null otherwise. */
+    impersonatorUserId: text('impersonator_user_id'),
     action: text('action').notNull(),
     entityType: text('entity_type').notNull(),
     entityId: text('entity_id'),
