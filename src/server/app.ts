@@ -34,11 +34,17 @@ export interface App {
   database: Database
 }
 
+/** Fastify's form of TRUST_PROXY: a hop count becomes "trust the n nearest hops". */
+function fastifyTrustProxy(setting: false | number | string[]) {
+  if (typeof setting !== 'number') return setting
+  return (_address: string, hop: number) => hop < setting
+}
+
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: { level: options.logLevel ?? 'info' },
     bodyLimit: 1024 * 1024,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   })
   const { db } = options.database
