@@ -76,7 +76,7 @@ async function benchApp(driver: string, database: Database, started: number): Pr
     authSecret: randomBytes(32).toString('hex'),
     authRateLimit: false,
     logLevel: 'silent',
-    signInLimit: { perAccount: 1_000_000, perIp: 1_000_000 },
+    signInThrottle: { ipCeiling: 1_000_000, accountCeiling: 1_000_000 },
   })
   const drain = trackInFlight(app)
   const load = async (url: string, cookie: string, connections: number, seconds: number) => {

@@ -1,13 +1,23 @@
+import type { Writable } from 'node:stream'
 import compress from '@fastify/compress'
 import helmet from '@fastify/helmet'
 import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { registerAccessControl } from './auth/access'
+import { registerAccessControl, type SessionDeps } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
+import type { SessionPolicy } from './auth/session-policy'
+import {
+  createSignInThrottle,
+  defaultThrottlePolicy,
+  type ThrottlePolicy,
+} from './auth/sign-in-throttle'
 import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
+import { loggerOptions } from './http/logging'
 import { registerSameOriginGuard } from './http/same-origin'
+import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
+import { createMailer, type Mailer } from './integrations/email/mailer'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -16,22 +26,31 @@ export interface AppOptions {
   database: Database
   authSecret: string
   baseURL?: string | undefined
-  sessionHours?: number
+  /** Absolute and idle session limits (env SESSION_HOURS, SESSION_IDLE_MINUTES). */
+  session?: Partial<SessionPolicy>
   /** Directory of the built SPA; omitted in API tests. */
   clientDir?: string | undefined
   logLevel?: string
+  /** Where logs go (tests capture them); stdout by default. */
+  logStream?: Writable
   /** X-Forwarded-* hops to trust: none, a hop count, or proxy addresses/CIDRs (env TRUST_PROXY). */
   trustProxy?: false | number | string[]
-  /** Sign-in attempts per account and per IP in 15 minutes. */
-  signInLimit?: { perAccount: number; perIp: number }
+  /** Sign-in throttling (sign-in-throttle.ts); tests tighten or loosen it. */
+  signInThrottle?: Partial<ThrottlePolicy>
   /** better-auth's own per-IP limits (off in API tests that sign in many times). */
   authRateLimit?: boolean
+  /** SMTP URL; without it emails go to the sandbox outbox. */
+  smtpUrl?: string | undefined
+  mailFrom?: string
+  /** Development and tests: sandbox emails are also written here as files. */
+  devOutboxDir?: string | undefined
 }
 
 export interface App {
   app: FastifyInstance
   auth: Auth
   database: Database
+  mailer: Mailer
 }
 
 /** Fastify's form of TRUST_PROXY: a hop count becomes "trust the n nearest hops". */
@@ -42,36 +61,55 @@ function fastifyTrustProxy(setting: false | number | string[]) {
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: { level: options.logLevel ?? 'info' },
+    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
   })
   const { db } = options.database
+  const session: SessionPolicy = { absoluteHours: 8, idleMinutes: 30, ...options.session }
+  const mailer = createMailer({
+    db,
+    smtpUrl: options.smtpUrl,
+    from: options.mailFrom ?? 'Arogya CRM <no-reply@arogya.local>',
+    devOutboxDir: options.devOutboxDir,
+    log: app.log,
+  })
   const auth = createAuth({
     db,
     secret: options.authSecret,
     baseURL: options.baseURL,
-    sessionHours: options.sessionHours ?? 8,
+    session,
+    mailer,
+    log: app.log,
     rateLimit: options.authRateLimit ?? true,
   })
+  const sessionDeps: SessionDeps = { auth, db, policy: session }
 
   registerErrorHandler(app)
   await app.register(helmet, {
     contentSecurityPolicy: {
-      directives: { 'img-src': ["'self'", 'data:'], 'upgrade-insecure-requests': null },
+      directives: {
+        'img-src': ["'self'", 'data:'],
+        // Radix (scroll lock) and sonner add <style> elements at run time, so inline styles
+        // stay allowed; no https: (no styles from other sites). docs/decisions/005.
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'upgrade-insecure-requests': null,
+      },
     },
     hsts: options.baseURL?.startsWith('https://') ?? false,
   })
+  registerSecurityHeaders(app)
   await app.register(compress, { global: true, threshold: 1024 })
   await app.register(rateLimit, { global: false })
   registerSameOriginGuard(app, options.baseURL)
-  registerAccessControl(app, auth)
+  registerAccessControl(app, sessionDeps)
 
   sessionRoutes(app, {
-    db,
-    auth,
-    signInLimit: options.signInLimit ?? { perAccount: 10, perIp: 50 },
+    ...sessionDeps,
+    throttle: createSignInThrottle(db, { ...defaultThrottlePolicy, ...options.signInThrottle }),
+    mailer,
+    baseURL: options.baseURL,
   })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
@@ -80,5 +118,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app,
     options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false,
   )
-  return { app, auth, database: options.database }
+  return { app, auth, database: options.database, mailer }
 }

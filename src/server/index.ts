@@ -1,23 +1,44 @@
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { buildApp } from './app'
+import { PRIVATE_UMASK, prepareDataDir } from './data-dir'
 import { openDatabase } from './db/client'
 import { demoLogins, seedDemo } from './db/seed/demo'
 import { loadEnv } from './env'
 import { loadAuthSecret } from './secret'
 
+// Everything the server writes (database files, secrets, outbox) is for its own user only.
+process.umask(PRIVATE_UMASK)
 const env = loadEnv()
+prepareDataDir(env.DATA_DIR)
+
+if (env.SEED_DEMO_IN_PRODUCTION) {
+  const bar = '!'.repeat(78)
+  console.warn(
+    `\n${bar}\n!! SEED_DEMO=true with NODE_ENV=production: demo accounts with the published\n` +
+      `!! password are being created. Anyone who reads the README can sign in.\n` +
+      `!! Unset SEED_DEMO and remove the demo hospitals before real use.\n${bar}\n`,
+  )
+}
+
 const database = await openDatabase({
   databaseUrl: env.DATABASE_URL,
+  migrationUrl: env.DATABASE_MIGRATION_URL,
   dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR,
 })
 const { app, auth } = await buildApp({
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,
-  sessionHours: env.SESSION_HOURS,
+  session: { absoluteHours: env.SESSION_HOURS, idleMinutes: env.SESSION_IDLE_MINUTES },
   clientDir: fileURLToPath(new URL('../../dist/client', import.meta.url)),
   logLevel: env.LOG_LEVEL,
   trustProxy: env.TRUST_PROXY,
+  smtpUrl: env.SMTP_URL,
+  mailFrom: env.MAIL_FROM,
+  // Outside production, sandbox emails are also files to open (verification links).
+  devOutboxDir:
+    env.NODE_ENV !== 'production' && !env.SMTP_URL ? join(env.DATA_DIR, 'outbox') : undefined,
 })
 
 if (env.SEED_DEMO && (await seedDemo(database.db, auth, env.DEMO_PASSWORD))) {
@@ -38,4 +59,12 @@ console.log(`\nArogya CRM is running at http://localhost:${env.PORT} (database: 
 if (env.SEED_DEMO) {
   console.log(`Demo log-ins (password: ${env.DEMO_PASSWORD}):`)
   for (const email of demoLogins()) console.log(`  ${email}`)
+  console.log('  (the super admin sets up two-factor at first sign-in)')
+}
+if (!env.SMTP_URL) {
+  console.log(
+    `Emails are not sent (no SMTP_URL): they wait in the sandbox outbox` +
+      (env.NODE_ENV !== 'production' ? ` and in ${join(env.DATA_DIR, 'outbox')}` : '') +
+      '.',
+  )
 }

@@ -16,7 +16,7 @@ import {
 let t: TestApp
 beforeAll(async () => {
   // Injected requests all come from 127.0.0.1; the per-IP test below uses another address.
-  t = await createTestApp({ signInLimit: { perAccount: 10, perIp: 100 } })
+  t = await createTestApp()
 })
 afterAll(async () => {
   await t?.close()
@@ -151,33 +151,15 @@ describe('sign-in', () => {
     expect((await me(cookie)).statusCode).toBe(200)
   })
 
-  it('limits sign-in attempts per account with 429, whatever the password or letter case', async () => {
+  it('slows down repeated wrong passwords for one account from one address (security-throttle tests hold the details)', async () => {
     const email = demoEmail('viewer', 'smiledental')
-    for (let i = 0; i < 10; i++)
+    for (let i = 0; i < 6; i++)
       expect((await signIn(t.app, email, 'wrong-password')).statusCode).toBe(401)
-    expectError(await signIn(t.app, email), 429, 'RATE_LIMITED')
+    const held = expectError(await signIn(t.app, email), 429, 'RATE_LIMITED')
+    expect(held.message).toMatch(/wait/)
     expectError(await signIn(t.app, email.toUpperCase()), 429, 'RATE_LIMITED')
     // Another account from the same address is unaffected.
     expect((await signIn(t.app, demoEmail('doctor', 'smiledental'))).statusCode).toBe(200)
-  })
-
-  it('limits sign-in attempts per IP address with 429', async () => {
-    const from = (payload: object) =>
-      t.app.inject({
-        method: 'POST',
-        url: '/api/auth/sign-in/email',
-        remoteAddress: '198.51.100.7',
-        headers: browserHeaders(),
-        payload,
-      })
-    for (let i = 0; i < 100; i++)
-      expect((await from({ email: `x${i}@example.com` })).statusCode).toBe(400)
-    expectError(
-      await from({ email: demoEmail('doctor'), password: 'arogya-test-password-2026' }),
-      429,
-      'RATE_LIMITED',
-    )
-    expect((await signIn(t.app, demoEmail('doctor'))).statusCode).toBe(200)
   })
 })
 
@@ -250,14 +232,15 @@ describe('browser navigations /api/login and /api/logout', () => {
     expect((await me(other)).statusCode).toBe(200)
   })
 
-  it('refuses a cross-site sign-out and keeps the session', async () => {
+  it('asks before a cross-site sign-out and keeps the session', async () => {
     const cookie = await login(t.app, demoEmail('admin'))
     const res = await t.app.inject({
       method: 'GET',
       url: '/api/logout',
       headers: { cookie, 'sec-fetch-site': 'cross-site' },
     })
-    expectError(res, 403, 'FORBIDDEN')
+    expect(res.statusCode).toBe(200)
+    expect(res.body).toContain('Sign out?')
     expect((await me(cookie)).statusCode).toBe(200)
     const post = await t.app.inject({
       method: 'POST',

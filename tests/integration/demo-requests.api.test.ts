@@ -10,20 +10,15 @@ import {
 } from '../../src/shared/schemas/demo-requests'
 import { normalizePhone } from '../../src/shared/phone'
 import { expectError, expectNoInternals, issuePaths } from '../support/http'
+import { loginSuperAdmin } from '../support/two-factor'
 import { browserHeaders, login } from '../support/login'
-import {
-  createTestApp,
-  demoEmail,
-  queryRows,
-  SUPER_ADMIN_EMAIL,
-  type TestApp,
-} from '../support/test-app'
+import { createTestApp, demoEmail, queryRows, type TestApp } from '../support/test-app'
 
 let t: TestApp
 let superCookie: string
 beforeAll(async () => {
   t = await createTestApp()
-  superCookie = await login(t.app, SUPER_ADMIN_EMAIL)
+  superCookie = await loginSuperAdmin(t.app)
 })
 afterAll(async () => {
   await t?.close()

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { patient } from '../../src/shared/schemas/patients'
+import { loginSuperAdmin } from '../support/two-factor'
 import { expectError, expectNoInternals, issuePaths } from '../support/http'
 import { login } from '../support/login'
 import {
@@ -19,7 +20,6 @@ import {
   demoEmail,
   type DemoRole,
   hospitalIdOf,
-  SUPER_ADMIN_EMAIL,
   type TestApp,
   userIdOf,
 } from '../support/test-app'
@@ -37,7 +37,7 @@ beforeAll(async () => {
   t = await createTestApp()
   for (const role of staff) cookies[role] = await login(t.app, demoEmail(role))
   cookies.smileAdmin = await login(t.app, demoEmail('admin', 'smiledental'))
-  cookies.superAdmin = await login(t.app, SUPER_ADMIN_EMAIL)
+  cookies.superAdmin = await loginSuperAdmin(t.app)
   sanjeevaniId = await hospitalIdOf(t.db, 'sanjeevani')
   smileId = await hospitalIdOf(t.db, 'smiledental')
   const [first] = patientsOf(await listPatients(t.app, cookies.admin!, '?limit=1'))

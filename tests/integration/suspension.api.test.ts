@@ -1,14 +1,8 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { loginSuperAdmin } from '../support/two-factor'
 import { browserHeaders, login, signIn } from '../support/login'
-import {
-  createTestApp,
-  demoEmail,
-  queryRows,
-  SUPER_ADMIN_EMAIL,
-  type TestApp,
-  userIdOf,
-} from '../support/test-app'
+import { createTestApp, demoEmail, queryRows, type TestApp, userIdOf } from '../support/test-app'
 
 let t: TestApp
 
@@ -25,7 +19,7 @@ describe('suspension by the platform super admin', () => {
     const userId = await userIdOf(t.db, email)
     const first = await login(t.app, email)
     const second = await login(t.app, email)
-    const admin = await login(t.app, SUPER_ADMIN_EMAIL)
+    const admin = await loginSuperAdmin(t.app)
 
     const ban = await t.app.inject({
       method: 'POST',

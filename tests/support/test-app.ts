@@ -78,8 +78,8 @@ export async function createTestApp(
       authSecret: TEST_AUTH_SECRET,
       authRateLimit: false,
       logLevel: 'silent',
-      // Every injected request comes from 127.0.0.1: keep the per-IP limit out of the way.
-      signInLimit: { perAccount: 10, perIp: 10_000 },
+      // Every injected request comes from 127.0.0.1: keep the per-IP ceiling out of the way.
+      signInThrottle: { ipCeiling: 10_000 },
       ...overrides,
     })
     await seedDemo(database.db, auth, TEST_PASSWORD)

@@ -1,8 +1,9 @@
 import { APIError, betterAuth } from 'better-auth'
 import { drizzleAdapter } from 'better-auth/adapters/drizzle'
 import { admin, twoFactor } from 'better-auth/plugins'
-import { adminAc, userAc } from 'better-auth/plugins/admin/access'
+import { defaultAc, userAc } from 'better-auth/plugins/admin/access'
 import { eq } from 'drizzle-orm'
+import type { FastifyBaseLogger } from 'fastify'
 import type { AppDb } from '../db/client'
 import { CLIENT_IP_HEADER } from './client-ip'
 import {
@@ -13,12 +14,18 @@ import {
   verification,
 } from '../db/schema/auth'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../shared/schemas/auth'
+import type { Mailer } from '../integrations/email/mailer'
+import { initialExpiry, type SessionPolicy } from './session-policy'
+import { verificationEmail } from './verification-email'
 
 export interface AuthOptions {
   db: AppDb
   secret: string
   baseURL?: string | undefined
-  sessionHours: number
+  session: SessionPolicy
+  mailer: Mailer
+  /** Where better-auth's own log lines go (our pino logger); their arguments are dropped. */
+  log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'debug'>
   /** Per-IP limits inside better-auth; integration tests turn them off to run many sign-ins. */
   rateLimit: boolean
 }
@@ -27,6 +34,19 @@ export const SUSPENDED_MESSAGE =
   'Your account is suspended. Please contact your hospital administrator.'
 export const INACTIVE_MESSAGE =
   'Your account is inactive. Please contact your hospital administrator.'
+
+/**
+ * The super admin's better-auth powers: suspend, list and revoke. No impersonation (a
+ * controlled, reasoned, time-limited version comes with the platform screens), no set-role
+ * or user creation (hospital roles are ours, in shared/permissions.ts).
+ */
+const platformAdmin = defaultAc.newRole({
+  user: ['list', 'ban', 'get'],
+  session: ['list', 'revoke'],
+})
+
+/** How long the emailed activation link stays valid. */
+export const VERIFICATION_HOURS = 24
 
 function originOf(request: Request | undefined): string[] {
   if (!request) return []
@@ -40,6 +60,14 @@ export function createAuth(options: AuthOptions) {
   const { db } = options
   return betterAuth({
     appName: 'Arogya CRM',
+    // better-auth's messages go to our logger (redaction, levels); the values it would log
+    // beside them (emails, bodies) are dropped.
+    logger: {
+      log: (level, message) => {
+        const log = options.log
+        log?.[level]({ source: 'better-auth' }, message)
+      },
+    },
     basePath: '/api/auth',
     secret: options.secret,
     // Without BASE_URL (local use), links and cookies follow the host the request came to.
@@ -57,11 +85,22 @@ export function createAuth(options: AuthOptions) {
       enabled: true,
       minPasswordLength: PASSWORD_MIN,
       maxPasswordLength: PASSWORD_MAX,
-      autoSignIn: true,
+      // Accounts come only from the trial sign-up (after email verification) and from
+      // administrators; better-auth's own sign-up is off even if a path reached it.
+      disableSignUp: true,
+      requireEmailVerification: true,
+    },
+    emailVerification: {
+      expiresIn: VERIFICATION_HOURS * 3600,
+      autoSignInAfterVerification: true,
+      sendVerificationEmail: async ({ user: to, url }) => {
+        await options.mailer.send(verificationEmail(to.email, url))
+      },
     },
     session: {
-      // Absolute lifetime: a session is never extended by use.
-      expiresIn: options.sessionHours * 3600,
+      // The cookie lives for the absolute limit; the idle limit moves expires_at on use
+      // (session-policy.ts), and better-auth's own refresh is off.
+      expiresIn: options.session.absoluteHours * 3600,
       disableSessionRefresh: true,
     },
     user: {
@@ -80,7 +119,9 @@ export function createAuth(options: AuthOptions) {
       window: 60,
       max: 200,
       customRules: {
-        '/sign-in/email': { window: 60, max: 20 },
+        // Sign-in has its own throttle in PostgreSQL (sign-in-throttle.ts), which never
+        // counts successes; a per-IP cap here would hold up a clinic behind one address.
+        '/sign-in/email': false,
         '/two-factor/verify-totp': { window: 60, max: 10 },
       },
     },
@@ -103,7 +144,7 @@ export function createAuth(options: AuthOptions) {
               throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE, code: 'BANNED_USER' })
             if (row && !row.isActive)
               throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE, code: 'INACTIVE_USER' })
-            return { data: newSession }
+            return { data: { ...newSession, expiresAt: initialExpiry(options.session) } }
           },
         },
       },
@@ -114,7 +155,7 @@ export function createAuth(options: AuthOptions) {
       // hospital roles are enforced by our own permission table (shared/permissions.ts).
       admin({
         roles: {
-          super_admin: adminAc,
+          super_admin: platformAdmin,
           admin: userAc,
           doctor: userAc,
           nurse: userAc,

@@ -5,52 +5,89 @@ import { rejectInvalidText } from '../http/parse'
 import type { Auth } from './auth'
 import { CLIENT_IP_HEADER } from './client-ip'
 
+/** Headers a client could use to tell better-auth its own address, host or scheme. */
+const clientClaims = /^(x-forwarded-.*|forwarded|x-real-ip|x-client-ip|cf-connecting-ip)$/i
+
 /**
- * The session token travels only in the HttpOnly cookie: it is removed from JSON bodies
- * (sign-in answers it by default), so page scripts never see it.
+ * The headers better-auth sees: the client's, minus anything that claims an address, host or
+ * scheme, plus the server's own view of them (which honours TRUST_PROXY). Session IPs,
+ * better-auth's limits and the links it builds therefore never come from client claims.
  */
-function stripSessionToken(text: string): string | null {
-  if (!text.length) return null
-  if (!text.includes('"token"')) return text
-  try {
-    const body = JSON.parse(text) as unknown
-    if (body && typeof body === 'object' && 'token' in body) {
-      const rest = { ...(body as Record<string, unknown>) }
-      delete rest.token
-      return JSON.stringify(rest)
-    }
-  } catch {
-    // not JSON: pass through
-  }
-  return text
+export function authHeaders(req: FastifyRequest): Headers {
+  const headers = fromNodeHeaders(req.headers)
+  for (const name of [...headers.keys()]) if (clientClaims.test(name)) headers.delete(name)
+  headers.set('host', req.host)
+  headers.set('x-forwarded-proto', req.protocol)
+  headers.set(CLIENT_IP_HEADER, req.ip)
+  return headers
 }
 
-/** Hands a Fastify request to better-auth's web handler and copies its response back. */
-export async function forwardToAuth(
-  auth: Auth,
-  req: FastifyRequest,
-  reply: FastifyReply,
-): Promise<void> {
+/**
+ * Removes every `token` field at any depth (sign-in, get-session, list-sessions...): the
+ * session token travels only in the HttpOnly cookie, never where page scripts can read it.
+ */
+export function withoutTokens(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTokens)
+  if (value && typeof value === 'object') {
+    const out: Record<string, unknown> = {}
+    for (const [key, item] of Object.entries(value)) {
+      if (key !== 'token') out[key] = withoutTokens(item)
+    }
+    return out
+  }
+  return value
+}
+
+export interface AuthResponse {
+  status: number
+  headers: Headers
+  /** The JSON body better-auth answered (tokens included; never sent on as is), or null. */
+  json: unknown
+  text: string
+}
+
+/** Hands a Fastify request to better-auth's web handler; the caller sends the answer on. */
+export async function callAuth(auth: Auth, req: FastifyRequest): Promise<AuthResponse> {
   const url = new URL(req.url, `${req.protocol}://${req.host}`)
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined
   if (hasBody) rejectInvalidText(req.body)
-  const headers = fromNodeHeaders(req.headers)
-  // better-auth's per-IP limits read the client address from this header; only we set it.
-  headers.set(CLIENT_IP_HEADER, req.ip)
-  const request = new Request(url, {
-    method: req.method,
-    headers,
-    ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
-  })
-  const response = await auth.handler(request)
-  void reply.status(response.status)
-  copyHeaders(response.headers, reply)
+  const response = await auth.handler(
+    new Request(url, {
+      method: req.method,
+      headers: authHeaders(req),
+      ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
+    }),
+  )
   const text = await response.text()
-  if (response.status >= 400) {
-    void reply.type('application/json; charset=utf-8').send(errorBody(response.status, text))
-    return
+  let json: unknown = null
+  try {
+    json = text ? JSON.parse(text) : null
+  } catch {
+    // not JSON (a redirect's empty body)
   }
-  void reply.send(stripSessionToken(text))
+  return { status: response.status, headers: response.headers, json, text }
+}
+
+/** Sends better-auth's answer: errors in our one shape, JSON without tokens. */
+export function sendAuthResponse(reply: FastifyReply, res: AuthResponse): FastifyReply {
+  void reply.status(res.status)
+  copyHeaders(res.headers, reply)
+  if (res.status >= 400) {
+    return reply.type('application/json; charset=utf-8').send(errorBody(res.status, res.json))
+  }
+  if (res.json !== null) return reply.send(JSON.stringify(withoutTokens(res.json)))
+  return reply.send(res.text.length ? res.text : null)
+}
+
+/** The user a better-auth answer names ({ user: { id, email } }), if any. */
+export function userOf(json: unknown): { id?: string; email?: string } {
+  const user = (json as { user?: unknown } | null)?.user
+  if (!user || typeof user !== 'object') return {}
+  const { id, email } = user as { id?: unknown; email?: unknown }
+  return {
+    ...(typeof id === 'string' ? { id } : {}),
+    ...(typeof email === 'string' ? { email } : {}),
+  }
 }
 
 const fallback: Record<number, { code: string; message: string }> = {
@@ -62,18 +99,13 @@ const fallback: Record<number, { code: string; message: string }> = {
 }
 
 /** better-auth's error (or its empty body) in our one error shape, {message, code}. */
-function errorBody(status: number, text: string): ApiErrorBody {
+function errorBody(status: number, json: unknown): ApiErrorBody {
   const base =
     status >= 500
       ? { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' }
       : (fallback[status] ?? { code: 'BAD_REQUEST', message: 'The request could not be completed' })
-  if (status >= 500) return base
-  let parsed: { message?: unknown; code?: unknown } = {}
-  try {
-    parsed = text ? (JSON.parse(text) as typeof parsed) : {}
-  } catch {
-    // not JSON: keep the fallback
-  }
+  if (status >= 500 || !json || typeof json !== 'object') return base
+  const parsed = json as { message?: unknown; code?: unknown }
   return {
     message: typeof parsed.message === 'string' && parsed.message ? parsed.message : base.message,
     code: typeof parsed.code === 'string' && parsed.code ? parsed.code : base.code,

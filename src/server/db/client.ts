@@ -32,6 +32,11 @@ const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.u
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent, embedded PGlite. */
   databaseUrl?: string | undefined
+  /**
+   * Owner URL for migrations (DATABASE_MIGRATION_URL); databaseUrl may then be a login role
+   * that is neither superuser nor owner and holds only app_platform and app_user.
+   */
+  migrationUrl?: string | undefined
   /** PGlite data directory; when absent (and no URL), an in-memory database. */
   dataDir?: string | undefined
 }
@@ -39,12 +44,20 @@ export interface DatabaseOptions {
 /** Opens the database and applies committed migrations. */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
+    if (options.migrationUrl) {
+      const owner = new pg.Pool({ connectionString: options.migrationUrl, max: 1 })
+      try {
+        await migratePg(drizzlePg(owner) as never, { migrationsFolder })
+      } finally {
+        await owner.end()
+      }
+    }
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
     const db = drizzlePg(pool, { schema }) as unknown as AppDb
-    await migratePg(db as never, { migrationsFolder })
+    if (!options.migrationUrl) await migratePg(db as never, { migrationsFolder })
     return { db, driver: 'postgres', close: () => pool.end() }
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true })
+  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
   const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } })
   const db = drizzlePglite(client, { schema }) as unknown as AppDb
   await migratePglite(db as never, { migrationsFolder })

@@ -6,22 +6,36 @@ import { AppError } from './app-error'
 // eslint-disable-next-line no-control-regex -- NUL is exactly what we look for
 const invalidText = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 
-/** The first string (or key) in a parsed JSON value that no text column can store faithfully. */
-function findInvalidText(value: unknown, path: string[] = []): ApiIssue | null {
-  if (typeof value === 'string') {
-    return invalidText.test(value)
-      ? { path: path.join('.'), message: 'Contains characters that are not allowed' }
-      : null
-  }
-  if (value && typeof value === 'object') {
-    for (const [key, item] of Object.entries(value)) {
+/** Deeper than any body the API accepts; a deeper one is refused before anything walks it. */
+export const MAX_JSON_DEPTH = 32
+
+/**
+ * The first problem in a parsed JSON value: a string (or key) that no text column can store
+ * faithfully, or nesting deeper than MAX_JSON_DEPTH. Walks with its own stack, so a body
+ * nested 50,000 levels deep is a 400, not a stack overflow.
+ */
+function findInvalidText(root: unknown): ApiIssue | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value: root, path: [] }]
+  while (stack.length) {
+    const { value, path } = stack.pop() as { value: unknown; path: string[] }
+    if (typeof value === 'string') {
+      if (invalidText.test(value))
+        return { path: path.join('.'), message: 'Contains characters that are not allowed' }
+      continue
+    }
+    if (!value || typeof value !== 'object') continue
+    if (path.length >= MAX_JSON_DEPTH) {
+      return { path: path.slice(0, 3).join('.'), message: 'The value is nested too deeply' }
+    }
+    const entries = Object.entries(value)
+    for (let i = entries.length - 1; i >= 0; i--) {
+      const [key, item] = entries[i] as [string, unknown]
       if (invalidText.test(key))
         return {
           path: path.join('.'),
           message: 'A field name contains characters that are not allowed',
         }
-      const found = findInvalidText(item, [...path, key])
-      if (found) return found
+      stack.push({ value: item, path: [...path, key] })
     }
   }
   return null

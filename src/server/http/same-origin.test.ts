@@ -3,10 +3,10 @@ import { describe, expect, it } from 'vitest'
 import { registerErrorHandler } from './error-handler'
 import { registerSameOriginGuard } from './same-origin'
 
-async function app() {
+async function app(baseURL?: string) {
   const a = Fastify()
   registerErrorHandler(a)
-  registerSameOriginGuard(a, 'https://crm.example.in')
+  registerSameOriginGuard(a, baseURL)
   a.post('/api/thing', async () => ({ ok: true }))
   await a.ready()
   return a
@@ -14,7 +14,7 @@ async function app() {
 
 describe('same-origin guard', () => {
   it('lets same-origin, BASE_URL and header-less writes through, and refuses cross-site ones', async () => {
-    const a = await app()
+    const a = await app('https://crm.example.in')
     const post = (headers: Record<string, string>) =>
       a.inject({ method: 'POST', url: '/api/thing', headers, payload: {} })
     expect((await post({ host: 'x.test', origin: 'http://x.test' })).statusCode).toBe(200)
@@ -23,9 +23,35 @@ describe('same-origin guard', () => {
       (await post({ host: 'internal:5000', origin: 'https://crm.example.in' })).statusCode,
     ).toBe(200)
     expect((await post({ host: 'x.test' })).statusCode).toBe(200)
+    expect((await post({ host: 'x.test', 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200)
     expect((await post({ host: 'x.test', origin: 'https://evil.example' })).statusCode).toBe(403)
     expect((await post({ host: 'x.test', origin: 'null' })).statusCode).toBe(403)
     expect((await post({ host: 'x.test', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403)
+    expect((await post({ host: 'x.test', 'sec-fetch-site': 'same-site' })).statusCode).toBe(403)
+    await a.close()
+  })
+
+  it('without BASE_URL, compares full origins: null, unparseable and other schemes or ports are refused', async () => {
+    const a = await app()
+    const post = (origin: string) =>
+      a.inject({
+        method: 'POST',
+        url: '/api/thing',
+        headers: { host: 'x.test', origin },
+        payload: {},
+      })
+    expect((await post('http://x.test')).statusCode).toBe(200)
+    for (const origin of [
+      'null',
+      'not a url',
+      '',
+      'https://x.test',
+      'http://x.test:8080',
+      'http://x.test.evil',
+      'file://',
+    ]) {
+      expect((await post(origin)).statusCode, origin).toBe(403)
+    }
     await a.close()
   })
 })

@@ -5,7 +5,7 @@ import {
   listPatientsQuery,
   updatePatientInput,
 } from '../../../shared/schemas/patients'
-import { member, requirePermission } from '../../auth/access'
+import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
 import { createPatient, getPatient, listPatients, updatePatient } from './patients.service'
@@ -15,12 +15,11 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
   const write = { config: requirePermission('patients:write') }
 
   app.get('/api/patients', read, async (req, reply) => {
-    const actor = member(req)
+    const who = actingMember(req)
     const query = parse(listPatientsQuery, req.query, 'query')
     const page = await listPatients({
       db,
-      hospitalId: actor.hospitalId,
-      userId: actor.userId,
+      ...who,
       ...query,
     })
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor)
@@ -28,31 +27,29 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
   })
 
   app.get('/api/patients/:id', read, async (req) => {
-    const actor = member(req)
+    const who = actingMember(req)
     const { id } = parse(uuidParam, req.params, 'id')
-    return getPatient({ db, hospitalId: actor.hospitalId, userId: actor.userId, id })
+    return getPatient({ db, ...who, id })
   })
 
   app.post('/api/patients/manual', write, async (req, reply) => {
-    const actor = member(req)
+    const who = actingMember(req)
     const input = parse(createPatientInput, req.body)
     const created = await createPatient({
       db,
-      hospitalId: actor.hospitalId,
-      userId: actor.userId,
+      ...who,
       values: { ...input, gender: input.gender ?? null },
     })
     return reply.status(201).send(created)
   })
 
   app.patch('/api/patients/:id', write, async (req) => {
-    const actor = member(req)
+    const who = actingMember(req)
     const { id } = parse(uuidParam, req.params, 'id')
     const input = parse(updatePatientInput, req.body)
     return updatePatient({
       db,
-      hospitalId: actor.hospitalId,
-      userId: actor.userId,
+      ...who,
       id,
       values: input,
     })

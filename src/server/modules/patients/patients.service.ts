@@ -17,6 +17,8 @@ export interface TenantOptions {
   db: AppDb
   hospitalId: string
   userId: string
+  /** Set when the session is an impersonation: the administrator behind it. */
+  impersonatorUserId?: string | null | undefined
 }
 
 export function toPatient(row: PatientRow): Patient {
@@ -47,31 +49,15 @@ function searchCondition(search: string): SQL | undefined {
   return or(...conditions)
 }
 
-interface Cursor {
-  name: string
-  id: string
-}
+/**
+ * A page cursor is the id of the page's last patient, nothing else: it travels in URLs and
+ * logs, so it must not carry the patient's name. The name to continue from is read again,
+ * under RLS, inside the page's own transaction.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
-function encodeCursor(row: PatientRow): string {
-  return Buffer.from(JSON.stringify({ name: row.name, id: row.id } satisfies Cursor)).toString(
-    'base64url',
-  )
-}
-
-function decodeCursor(cursor: string): Cursor {
-  try {
-    const value = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as Partial<Cursor>
-    if (
-      typeof value.name === 'string' &&
-      !value.name.includes('\u0000') &&
-      typeof value.id === 'string' &&
-      /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value.id)
-    ) {
-      return { name: value.name, id: value.id }
-    }
-  } catch {
-    // fall through
-  }
+function decodeCursor(cursor: string): string {
+  if (UUID.test(cursor)) return cursor.toLowerCase()
   throw new AppError('VALIDATION', 'Invalid input: cursor is not valid', [
     { path: 'cursor', message: 'cursor is not valid' },
   ])
@@ -94,27 +80,36 @@ export async function listPatients(
   },
 ): Promise<{ items: Patient[]; nextCursor: string | null }> {
   const limit = opts.limit ?? DEFAULT_PAGE_SIZE
-  const conditions: (SQL | undefined)[] = []
-  if (opts.search) conditions.push(searchCondition(opts.search))
-  if (opts.cursor) {
-    const c = decodeCursor(opts.cursor)
-    conditions.push(
-      or(gt(patients.name, c.name), and(eq(patients.name, c.name), gt(patients.id, c.id))),
-    )
-  }
-  const rows = await withTenant(opts.db, opts, (tx) =>
-    tx
+  const afterId = opts.cursor ? decodeCursor(opts.cursor) : null
+  const rows = await withTenant(opts.db, opts, async (tx) => {
+    const conditions: (SQL | undefined)[] = []
+    if (opts.search) conditions.push(searchCondition(opts.search))
+    if (afterId) {
+      const [after] = await tx
+        .select({ name: patients.name })
+        .from(patients)
+        .where(eq(patients.id, afterId))
+      // A cursor naming no patient of this hospital ends the list.
+      if (!after) return []
+      conditions.push(
+        or(
+          gt(patients.name, after.name),
+          and(eq(patients.name, after.name), gt(patients.id, afterId)),
+        ),
+      )
+    }
+    return tx
       .select()
       .from(patients)
       .where(and(...conditions))
       .orderBy(...(opts.search ? searchOrder : listOrder))
-      .limit(limit + 1),
-  )
+      .limit(limit + 1)
+  })
   const page = rows.slice(0, limit)
   const last = page.at(-1)
   return {
     items: page.map(toPatient),
-    nextCursor: rows.length > limit && last ? encodeCursor(last) : null,
+    nextCursor: rows.length > limit && last ? last.id : null,
   }
 }
 
@@ -158,6 +153,7 @@ export async function createPatient(
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
       action: 'patient.created',
       entityType: 'patient',
       entityId: row.id,
@@ -180,6 +176,7 @@ export async function updatePatient(
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
       action: 'patient.updated',
       entityType: 'patient',
       entityId: row.id,

@@ -1,71 +1,127 @@
 import { eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { trialSignUpInput } from '../../../shared/schemas/auth'
+import { splitName } from '../../../shared/schemas/patients'
 import type { Auth } from '../../auth/auth'
+import { existingAccountEmail } from '../../auth/verification-email'
 import type { AppDb } from '../../db/client'
-import { user } from '../../db/schema/auth'
+import { account, user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
-import { AppError } from '../../http/app-error'
-import { splitName } from '../../../shared/schemas/patients'
+import type { Mailer } from '../../integrations/email/mailer'
+import { recordSecurityEvent } from '../security/security-log'
 
 export const TRIAL_DAYS = 14
 /** Starter plan limits apply during the trial. */
 export const STARTER_LIMITS = { maxUsers: 5, maxPatients: 500 }
 
-/**
- * A new clinic starts a 14-day trial: a hospital in 'trial' status and its first admin.
- * Returns better-auth's response headers (the session cookie) for the caller to forward.
- */
-export async function startTrial(
-  db: AppDb,
-  auth: Auth,
-  input: z.output<typeof trialSignUpInput>,
-  /** The request's headers: better-auth resolves its (per-host) base URL from them. */
-  requestHeaders: Headers,
-): Promise<{ headers: Headers; userId: string; hospitalId: string }> {
-  const [existing] = await withPlatform(db, (tx) =>
-    tx.select({ id: user.id }).from(user).where(eq(user.email, input.email)),
-  )
-  if (existing) {
-    throw new AppError(
-      'CONFLICT',
-      'An account with this email already exists. Please sign in instead.',
-      [{ path: 'email', message: 'An account with this email already exists' }],
-    )
+export interface StartTrialOptions {
+  db: AppDb
+  auth: Auth
+  mailer: Mailer
+  input: z.output<typeof trialSignUpInput>
+  /** The server's view of the request (authHeaders): better-auth builds the link from it. */
+  headers: Headers
+  /** Where the app is reached, for the sign-in link. */
+  publicUrl: string
+  ip: string
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true
   }
-  const [hospital] = await withPlatform(db, (tx) =>
-    tx
-      .insert(hospitals)
-      .values({
-        name: input.hospitalName,
-        email: input.email,
-        phone: input.phone,
-        subscriptionStatus: 'trial',
-        plan: 'starter',
-        trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * 3600 * 1000),
-        ...STARTER_LIMITS,
-      })
-      .returning({ id: hospitals.id }),
-  )
-  if (!hospital) throw new AppError('INTERNAL', 'Could not create the hospital')
-  try {
-    const result = await auth.api.signUpEmail({
-      body: { name: input.name, email: input.email, password: input.password },
-      headers: requestHeaders,
-      returnHeaders: true,
-    })
-    const userId = result.response.user.id
-    const { firstName, lastName } = splitName(input.name)
-    await withPlatform(db, (tx) =>
-      tx
-        .update(user)
-        .set({ hospitalId: hospital.id, role: 'admin', firstName, lastName, phone: input.phone })
-        .where(eq(user.id, userId)),
+  return false
+}
+
+/**
+ * A new clinic asks for a 14-day trial: a hospital in 'trial' status and its first admin,
+ * whose email is unverified until the emailed link is opened (better-auth refuses to sign
+ * in an unverified account). An address that already has an account gets an email saying
+ * so instead; the caller answers both alike, after the same work (one password hash, one
+ * email), so the form does not reveal which addresses have accounts.
+ */
+export async function startTrial(opts: StartTrialOptions): Promise<void> {
+  const { db, auth, input } = opts
+  const ctx = await auth.$context
+  const passwordHash = await ctx.password.hash(input.password)
+  const created = await createTrialAccount(db, input, passwordHash)
+  await recordSecurityEvent(db, {
+    event: 'trial.requested',
+    email: input.email,
+    ip: opts.ip,
+    details: { existingAccount: created === 'exists' },
+  })
+  if (created === 'exists') {
+    const [existing] = await withPlatform(db, (tx) =>
+      tx.select({ verified: user.emailVerified }).from(user).where(eq(user.email, input.email)),
     )
-    return { headers: result.headers, userId, hospitalId: hospital.id }
+    if (existing && !existing.verified) {
+      await sendVerification(opts)
+      return
+    }
+    await opts.mailer.send(existingAccountEmail(input.email, `${opts.publicUrl}/login`))
+    return
+  }
+  await sendVerification(opts)
+}
+
+async function sendVerification(opts: StartTrialOptions): Promise<void> {
+  await opts.auth.api.sendVerificationEmail({
+    body: { email: opts.input.email, callbackURL: '/' },
+    headers: opts.headers,
+  })
+}
+
+/** The hospital, its admin and the password, in one transaction; 'exists' when the email is taken. */
+async function createTrialAccount(
+  db: AppDb,
+  input: z.output<typeof trialSignUpInput>,
+  passwordHash: string,
+): Promise<'created' | 'exists'> {
+  const { firstName, lastName } = splitName(input.name)
+  try {
+    return await withPlatform(db, async (tx) => {
+      const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, input.email))
+      if (taken) return 'exists' as const
+      const [hospital] = await tx
+        .insert(hospitals)
+        .values({
+          name: input.hospitalName,
+          email: input.email,
+          phone: input.phone,
+          subscriptionStatus: 'trial',
+          plan: 'starter',
+          trialEndsAt: new Date(Date.now() + TRIAL_DAYS * 24 * 3600 * 1000),
+          ...STARTER_LIMITS,
+        })
+        .returning({ id: hospitals.id })
+      if (!hospital) throw new Error('trial: hospital not created')
+      const userId = crypto.randomUUID()
+      await tx.insert(user).values({
+        id: userId,
+        name: input.name,
+        email: input.email,
+        emailVerified: false,
+        firstName,
+        lastName,
+        username: input.email.split('@')[0] ?? null,
+        phone: input.phone,
+        role: 'admin',
+        hospitalId: hospital.id,
+      })
+      await tx.insert(account).values({
+        id: crypto.randomUUID(),
+        accountId: userId,
+        providerId: 'credential',
+        userId,
+        password: passwordHash,
+      })
+      return 'created' as const
+    })
   } catch (error) {
-    await withPlatform(db, (tx) => tx.delete(hospitals).where(eq(hospitals.id, hospital.id)))
+    // Two sign-ups with one address at the same moment: the second finds it taken.
+    if (isUniqueViolation(error)) return 'exists'
     throw error
   }
 }

@@ -1,0 +1,112 @@
+import type { Writable } from 'node:stream'
+import type { FastifyServerOptions } from 'fastify'
+
+/**
+ * Logs carry no patient data and no secrets (ASVS 16.2.5, DPDP Act): requests are logged by
+ * method and path only (search texts and cursors live in the query string), known secret
+ * fields are redacted, and database errors lose their bound parameters and value-bearing
+ * messages (e.g. 'invalid input syntax for type uuid: "<value>"').
+ */
+
+/** The path of a URL without its query string. */
+export function pathOnly(url: string): string {
+  const q = url.indexOf('?')
+  return q === -1 ? url : url.slice(0, q)
+}
+
+const SQLSTATE = /^[0-9A-Z]{5}$/
+
+function isDatabaseError(e: Record<string, unknown>): boolean {
+  return (
+    ('query' in e && 'params' in e) ||
+    typeof e.severity === 'string' ||
+    (typeof e.code === 'string' && SQLSTATE.test(e.code))
+  )
+}
+
+/** Stack frames only: the first line of a stack repeats the message. */
+function frames(stack: unknown): string | undefined {
+  if (typeof stack !== 'string') return undefined
+  return stack
+    .split('\n')
+    .filter((line) => line.trimStart().startsWith('at '))
+    .join('\n')
+}
+
+type Logged = Record<string, unknown>
+
+/** One error, and its causes, made safe to log. */
+export function safeError(error: unknown, depth = 0): Logged | undefined {
+  if (!error || typeof error !== 'object' || depth > 5) return undefined
+  const e = error as Record<string, unknown>
+  const type = (error as Error).constructor?.name ?? 'Error'
+  const cause = safeError(e.cause, depth + 1)
+  if (isDatabaseError(e)) {
+    // The SQL text has placeholders ($1...), never values; everything else may carry values.
+    return {
+      type,
+      database: true,
+      ...(typeof e.query === 'string' ? { query: e.query.slice(0, 2000) } : {}),
+      ...pick(e, ['code', 'severity', 'routine', 'constraint', 'table', 'column', 'schema']),
+      stack: frames(e.stack),
+      ...(cause ? { cause } : {}),
+    }
+  }
+  return {
+    type,
+    message: typeof e.message === 'string' ? e.message : String(error),
+    ...pick(e, ['code', 'statusCode']),
+    stack: typeof e.stack === 'string' ? e.stack : undefined,
+    ...(cause ? { cause } : {}),
+  }
+}
+
+function pick(e: Record<string, unknown>, keys: string[]): Logged {
+  const out: Logged = {}
+  for (const key of keys) {
+    const value = e[key]
+    if (typeof value === 'string' || typeof value === 'number') out[key] = value
+  }
+  return out
+}
+
+/** Paths pino blanks out wherever a logged object carries them. */
+export const redactedPaths = [
+  'req.headers.cookie',
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'res.headers["set-cookie"]',
+  'headers.cookie',
+  'headers.authorization',
+  '*.password',
+  '*.newPassword',
+  '*.currentPassword',
+  '*.token',
+  '*.secret',
+  '*.apiKey',
+  '*.accessToken',
+  '*.authToken',
+  '*.smtpUrl',
+  'params',
+  '*.params',
+]
+
+export function loggerOptions(
+  level: string,
+  stream?: Writable,
+): NonNullable<FastifyServerOptions['logger']> {
+  return {
+    level,
+    ...(stream ? { stream } : {}),
+    redact: { paths: redactedPaths, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; ip?: string; id?: string }) => ({
+        method: req.method,
+        url: pathOnly(req.url),
+        remoteAddress: req.ip,
+      }),
+      // pino's type wants {type, message, stack}; a database error deliberately has no message.
+      err: ((error: unknown) => safeError(error) ?? { type: 'unknown' }) as never,
+    },
+  }
+}

@@ -1,0 +1,73 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { fromNodeHeaders } from 'better-auth/node'
+import { publicRoute, resolveActor } from '../../auth/access'
+import { copyHeaders } from '../../auth/forward'
+import { recordSecurityEvent } from '../security/security-log'
+import type { SessionRouteDeps } from './session.deps'
+import { endAllSessions } from './session.service'
+
+/** Shown when a sign-out link was followed without a same-origin signal (maybe cross-site). */
+const confirmPage = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign out? · Arogya CRM</title></head>
+<body>
+<main>
+<h1>Sign out?</h1>
+<p>Do you want to sign out of Arogya CRM on this device and everywhere else you are signed in?</p>
+<form method="post" action="/api/logout"><button type="submit">Sign out</button></form>
+<p><a href="/">Stay signed in</a></p>
+</main>
+</body>
+</html>
+`
+
+/**
+ * Sign-out is the spec's browser navigation to /api/logout. A navigation the browser marks
+ * as this site's own (Sec-Fetch-Site same-origin, or none: typed or bookmarked) signs out at
+ * once; anything else (another site's link, an old browser) gets a 'Sign out?' page whose
+ * button POSTs here behind the same-origin guard, so no other site can sign a user out.
+ */
+export function logoutRoutes(app: FastifyInstance, deps: SessionRouteDeps): void {
+  async function signOut(req: FastifyRequest, reply: FastifyReply) {
+    const actor = await resolveActor(deps, req)
+    if (actor) {
+      const result = await deps.auth.api.signOut({
+        headers: fromNodeHeaders(req.headers),
+        returnHeaders: true,
+      })
+      copyHeaders(result.headers, reply)
+      await endAllSessions(deps.db, actor.userId)
+      await recordSecurityEvent(deps.db, {
+        event: 'sign_out',
+        userId: actor.userId,
+        email: actor.email,
+        hospitalId: actor.hospitalId,
+        impersonatorUserId: actor.impersonatedBy,
+        ip: req.ip,
+      })
+    }
+    // After the form's POST, 303 makes the browser GET the home page.
+    return reply.redirect('/', req.method === 'POST' ? 303 : 302)
+  }
+
+  app.get('/api/logout', { config: publicRoute }, async (req, reply) => {
+    const site = req.headers['sec-fetch-site']
+    if (site === 'same-origin' || site === 'none') return signOut(req, reply)
+    if (!req.headers.cookie?.includes('session_token=')) return reply.redirect('/')
+    return reply
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(confirmPage)
+  })
+
+  // The confirm page's form posts url-encoded; the parser exists only in this scope.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: 1024 },
+      (_req, _body, done) => done(null, {}),
+    )
+    scope.post('/api/logout', { config: publicRoute }, signOut)
+  })
+}

@@ -1,0 +1,11 @@
+import type { SessionDeps } from '../../auth/access'
+import type { SignInThrottle } from '../../auth/sign-in-throttle'
+import type { Mailer } from '../../integrations/email/mailer'
+
+/** What the sign-in, sign-out and trial routes share. */
+export interface SessionRouteDeps extends SessionDeps {
+  throttle: SignInThrottle
+  mailer: Mailer
+  /** Public URL (BASE_URL) when configured; links otherwise use the request's own host. */
+  baseURL: string | undefined
+}
