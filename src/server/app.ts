@@ -19,6 +19,7 @@ import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
+import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 
@@ -113,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
+  outboxRoutes(app, { db })
 
   registerNotFound(
     app,
