@@ -2,6 +2,7 @@ import js from '@eslint/js'
 import reactHooks from 'eslint-plugin-react-hooks'
 import globals from 'globals'
 import tseslint from 'typescript-eslint'
+import arogya from './eslint-rules/index.js'
 
 export default tseslint.config(
   { ignores: ['dist', 'drizzle', 'data', 'node_modules', 'test-results', 'coverage'] },
@@ -21,6 +22,15 @@ export default tseslint.config(
       '@typescript-eslint/consistent-type-imports': 'error',
       '@typescript-eslint/no-non-null-assertion': 'off',
       'react-hooks/set-state-in-effect': 'off',
+    },
+  },
+  {
+    // SQL shapes that docs/decisions/004 (LEAKPROOF LIKE under RLS) relies on.
+    files: ['src/**/*.ts'],
+    plugins: { arogya },
+    rules: {
+      'arogya/no-like-column-pattern': 'error',
+      'arogya/no-sql-raw': 'error',
     },
   },
   {
