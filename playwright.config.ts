@@ -21,10 +21,32 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     },
   },
-  projects: [{ name: 'chromium', use: { ...devices['Desktop Chrome'] } }],
+  // The run's database is fresh: the super admin enrols in two-factor first (that test is the
+  // enrolment screen's own), and later super-admin sign-ins use the secret it recorded.
+  projects: [
+    {
+      name: 'two-factor-enrolment',
+      testMatch: '**/two-factor-enrolment.spec.ts',
+      use: { ...devices['Desktop Chrome'] },
+    },
+    {
+      name: 'chromium',
+      testIgnore: '**/two-factor-enrolment.spec.ts',
+      dependencies: ['two-factor-enrolment'],
+      use: { ...devices['Desktop Chrome'] },
+    },
+  ],
   webServer: {
     command: 'rm -rf .e2e-data && node scripts/start.mjs',
     url: `http://127.0.0.1:${port}/api/login`,

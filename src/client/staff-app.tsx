@@ -3,10 +3,16 @@ import { Redirect, Route, Switch } from 'wouter'
 import { AppShell } from './components/layout/app-shell'
 import { NotFound } from './components/not-found'
 import { ComingSoon } from './components/ui/coming-soon'
+import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { Spinner } from './components/ui/spinner'
 import { paths } from './paths'
-import type { CurrentUser } from '@/shared/schemas/auth'
+import { type CurrentUser, mustEnrolTwoFactor } from '@/shared/schemas/auth'
 
+const TwoFactorEnrolmentPage = lazy(() =>
+  import('./features/auth/two-factor-enrolment-page').then((m) => ({
+    default: m.TwoFactorEnrolmentPage,
+  })),
+)
 const HomePage = lazy(() =>
   import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })),
 )
@@ -40,6 +46,14 @@ const comingSoon: [string, string][] = [
 
 /** Every signed-in route (spec section 2), inside the app shell. */
 export function StaffApp({ user }: { user: CurrentUser }) {
+  // A platform account without two-factor may only enrol: no shell, no other screen.
+  if (mustEnrolTwoFactor(user)) {
+    return (
+      <Suspense fallback={<FullPageSpinner />}>
+        <TwoFactorEnrolmentPage user={user} />
+      </Suspense>
+    )
+  }
   return (
     <AppShell user={user}>
       <Suspense

@@ -1,8 +1,100 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { expect, type Page, test as base } from '@playwright/test'
+import { Secret, TOTP } from 'otpauth'
 
 export const DEMO_PASSWORD = 'arogya-demo-2026'
+export const SUPER_ADMIN = 'superadmin@arogya.demo'
+export const ENROLMENT_HEADING = 'Set up two-factor authentication'
 
-/** Signs in through the real sign-in page. */
+/**
+ * The e2e server's DATA_DIR (playwright.config.ts). It is deleted when the server starts, so
+ * whatever is kept here lives exactly as long as the run's database.
+ */
+export const E2E_DATA_DIR = fileURLToPath(new URL('../../.e2e-data/', import.meta.url))
+
+/** The super admin's TOTP secret once enrolled this run, and the last time step used. */
+interface TotpState {
+  secret: string
+  lastCounter: number
+}
+const TOTP_FILE = join(E2E_DATA_DIR, 'e2e-super-admin-totp.json')
+const PERIOD = 30
+let totpState: TotpState | null = null
+
+function readTotpState(): TotpState | null {
+  if (totpState) return totpState
+  try {
+    totpState = JSON.parse(readFileSync(TOTP_FILE, 'utf8')) as TotpState
+  } catch {
+    totpState = null
+  }
+  return totpState
+}
+
+function saveTotpState(state: TotpState): void {
+  totpState = state
+  mkdirSync(E2E_DATA_DIR, { recursive: true })
+  writeFileSync(TOTP_FILE, JSON.stringify(state))
+}
+
+/** Remembers the secret an enrolment showed, for the later sign-ins of this run. */
+export function rememberTotpSecret(secret: string): void {
+  saveTotpState({ secret: secret.replace(/\s/g, ''), lastCounter: -1 })
+}
+
+function totpFor(secret: string, counter: number): string {
+  const totp = new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: PERIOD })
+  return totp.generate({ timestamp: counter * PERIOD * 1000 })
+}
+
+/** Every code the server accepts right now (it allows one time step either side). */
+export function acceptedTotpCodes(secret: string): string[] {
+  const now = Math.floor(Date.now() / 1000 / PERIOD)
+  return [now - 1, now, now + 1].map((c) => totpFor(secret, c))
+}
+
+/**
+ * A fresh code for the enrolled super admin. A code is never used twice (a server may refuse
+ * a replay): the next time step's code is accepted too, and beyond that we wait.
+ */
+export async function nextTotpCode(): Promise<string> {
+  const state = readTotpState()
+  if (!state) throw new Error(`${SUPER_ADMIN} asks for a code, but no enrolment was recorded`)
+  let now = Math.floor(Date.now() / 1000 / PERIOD)
+  const counter = Math.max(now, state.lastCounter + 1)
+  while (counter > now + 1) {
+    await new Promise((resolve) => setTimeout(resolve, 1000))
+    now = Math.floor(Date.now() / 1000 / PERIOD)
+  }
+  saveTotpState({ ...state, lastCounter: counter })
+  return totpFor(state.secret, counter)
+}
+
+/** The secret key the enrolment screen shows, without its spaces. */
+export async function readShownSecret(page: Page): Promise<string> {
+  const text = await page.getByTestId('totp-secret').textContent()
+  const secret = (text ?? '').replace(/\s/g, '')
+  expect(secret).toMatch(/^[A-Z2-7]{16,}$/)
+  return secret
+}
+
+/** Completes the enrolment screen: password, secret, first code. */
+export async function enrolTwoFactor(page: Page, password = DEMO_PASSWORD): Promise<void> {
+  await expect(page.getByRole('heading', { name: ENROLMENT_HEADING })).toBeVisible()
+  await page.getByLabel('Password', { exact: true }).fill(password)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  const secret = await readShownSecret(page)
+  rememberTotpSecret(secret)
+  await page.getByLabel('6-digit code from your app').fill(await nextTotpCode())
+  await page.getByRole('button', { name: 'Turn on two-factor' }).click()
+}
+
+/**
+ * Signs in through the real sign-in page. The super admin must use two-factor: the first
+ * sign-in of a run enrols (remembering the secret), later ones enter a fresh code.
+ */
 export async function login(
   page: Page,
   email = 'admin@sanjeevani.demo',
@@ -13,7 +105,53 @@ export async function login(
   await page.getByLabel('Email').fill(email)
   await page.getByLabel('Password').fill(password)
   await page.getByRole('button', { name: 'Sign In' }).click()
-  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+  const nav = page.getByRole('navigation', { name: 'Main navigation' })
+  const code = page.getByLabel('Authentication code')
+  const enrol = page.getByRole('heading', { name: ENROLMENT_HEADING })
+  await expect(nav.or(code).or(enrol)).toBeVisible()
+  if (await code.isVisible()) {
+    await code.fill(await nextTotpCode())
+    await page.getByRole('button', { name: 'Verify' }).click()
+  } else if (await enrol.isVisible()) {
+    await enrolTwoFactor(page, password)
+  }
+  await expect(nav).toBeVisible()
+}
+
+/**
+ * The newest email the e2e server's sandbox mailer wrote for an address (one text file per
+ * message in DATA_DIR/outbox, named so the newest sorts last), waiting for it to arrive.
+ */
+export async function readNewestEmail(to: string): Promise<string> {
+  const dir = join(E2E_DATA_DIR, 'outbox')
+  let found = ''
+  await expect
+    .poll(
+      () => {
+        let names: string[]
+        try {
+          names = readdirSync(dir).filter((n) => n.endsWith('.txt'))
+        } catch {
+          return '' // no email yet
+        }
+        const mine = names
+          .sort()
+          .map((n) => readFileSync(join(dir, n), 'utf8'))
+          .filter((text) => text.split('\n', 1)[0]?.trim().toLowerCase() === `to: ${to}`)
+        found = mine.at(-1) ?? ''
+        return found
+      },
+      { message: `an email to ${to} in ${dir}` },
+    )
+    .not.toBe('')
+  return found
+}
+
+/** The path and query of the email's activation link (/api/auth/verify-email?...). */
+export function verifyEmailPath(email: string): string {
+  const match = /(?:https?:\/\/[^\s/]+)?(\/api\/auth\/verify-email\?\S+)/.exec(email)
+  if (!match?.[1]) throw new Error(`No /api/auth/verify-email link in:\n${email}`)
+  return match[1]
 }
 
 export const test = base

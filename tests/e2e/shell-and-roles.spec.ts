@@ -1,4 +1,13 @@
-import { expect, login, test } from './fixtures'
+import { TRIAL_STARTED_MESSAGE } from '../../src/shared/schemas/auth'
+import {
+  DEMO_PASSWORD,
+  expect,
+  login,
+  readNewestEmail,
+  SUPER_ADMIN,
+  test,
+  verifyEmailPath,
+} from './fixtures'
 
 test('a viewer can read patients but is offered no way to change them', async ({ page }) => {
   await login(page, 'viewer@sanjeevani.demo')
@@ -21,7 +30,7 @@ test('only the super admin sees the Super Admin link; other screens show a comin
   await expect(page.getByText('Billing & Invoices is coming soon')).toBeVisible()
   await expect(page.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page')
   await page.goto('/api/logout')
-  await login(page, 'superadmin@arogya.demo')
+  await login(page, SUPER_ADMIN)
   await expect(page.getByRole('link', { name: 'Super Admin' })).toBeVisible()
 })
 
@@ -48,7 +57,7 @@ test('on a phone the sidebar starts closed, opens from the menu and closes again
   await context.close()
 })
 
-test('a clinic starts a free trial from the sign-up form and lands in its own empty workspace', async ({
+test('a clinic starts a free trial, activates it from the emailed link and lands in its own empty workspace', async ({
   page,
 }) => {
   await page.goto('/api/login?signup=1')
@@ -67,9 +76,86 @@ test('a clinic starts a free trial from the sign-up form and lands in its own em
   await page.getByLabel('Mobile number').fill('94220 11223')
   await page.getByLabel('Password').fill('eye-care-nashik-2026')
   await page.getByRole('button', { name: 'Start 14-day Free Trial' }).click()
+
+  // Not signed in yet: the form gives way to "Check your email".
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeFocused()
+  await expect(page).toHaveTitle('Check your email · Arogya CRM')
+  await expect(page.getByText(TRIAL_STARTED_MESSAGE)).toBeVisible()
+  await expect(page.getByText(email)).toBeVisible()
+  await expect(page.getByRole('button', { name: 'Start 14-day Free Trial' })).toHaveCount(0)
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0)
+  await page.screenshot({ path: 'test-results/e2e/screenshots/trial-check-email.png' })
+
+  // Signing in before activating is refused with the server's explanation.
+  await page.getByRole('link', { name: 'Back to sign in' }).click()
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
+  await page.getByLabel('Email').fill(email)
+  await page.getByLabel('Password').fill('eye-care-nashik-2026')
+  await page.getByRole('button', { name: 'Sign In' }).click()
+  await expect(page.getByRole('alert')).toContainText(/verif/i)
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0)
+
+  // The emailed link activates the account and signs in.
+  const message = await readNewestEmail(email)
+  await page.goto(verifyEmailPath(message))
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
   await expect(page.getByText('Aarogyam Eye Care, Nashik').first()).toBeVisible()
   await page.getByRole('link', { name: 'Patients', exact: true }).click()
   await expect(page.getByText('No patients found')).toBeVisible()
   await expect(page.getByText('Add your first patient')).toBeVisible()
+})
+
+test('a trial sign-up with an address that already has an account looks the same', async ({
+  page,
+}) => {
+  await page.goto('/login?mode=signup')
+  await page.getByLabel('Clinic or hospital name').fill('Sanjeevani Again')
+  await page.getByLabel('Your name').fill('Someone Else')
+  await page.getByLabel('Work email').fill('admin@sanjeevani.demo')
+  await page.getByLabel('Mobile number').fill('94220 11224')
+  await page.getByLabel('Password').fill('another-password-2026')
+  await page.getByRole('button', { name: 'Start 14-day Free Trial' }).click()
+  await expect(page.getByRole('heading', { name: 'Check your email' })).toBeVisible()
+  await expect(page.getByText(TRIAL_STARTED_MESSAGE)).toBeVisible()
+  await expect(page.getByText('admin@sanjeevani.demo')).toBeVisible()
+  // The owner is told by email instead; the account is unchanged.
+  await expect(page.getByRole('link', { name: 'Back to sign in' })).toBeVisible()
+  await login(page, 'admin@sanjeevani.demo', DEMO_PASSWORD)
+})
+
+test('the sign-in form shows what the server says when it refuses (throttled, unverified)', async ({
+  page,
+}) => {
+  const refusals: {
+    status: number
+    headers: Record<string, string>
+    body: { code: string; message: string }
+  }[] = [
+    {
+      status: 429,
+      headers: { 'retry-after': '300' },
+      body: { code: 'RATE_LIMITED', message: 'Too many sign-in attempts. Try again in 5 minutes.' },
+    },
+    {
+      status: 403,
+      headers: {},
+      body: { code: 'EMAIL_NOT_VERIFIED', message: 'Verify your email address to sign in.' },
+    },
+  ]
+  for (const refusal of refusals) {
+    await page.route('**/api/auth/sign-in/email', (route) =>
+      route.fulfill({
+        status: refusal.status,
+        headers: refusal.headers,
+        contentType: 'application/json',
+        body: JSON.stringify(refusal.body),
+      }),
+    )
+    await page.goto('/login')
+    await page.getByLabel('Email').fill('someone@example.in')
+    await page.getByLabel('Password').fill('whatever-2026')
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await expect(page.getByRole('alert')).toHaveText(refusal.body.message)
+    await page.unrouteAll()
+  }
 })

@@ -14,15 +14,30 @@ export class ApiError extends Error {
     this.body = body
   }
 
+  /** A string field of the JSON error body (`message`, `code`), if the body has one. */
+  private field(name: 'message' | 'code'): string | undefined {
+    try {
+      const parsed = JSON.parse(this.body) as Record<string, unknown> | null
+      const value = parsed?.[name]
+      return typeof value === 'string' ? value : undefined
+    } catch {
+      return undefined // not JSON
+    }
+  }
+
   /** The server's `message` field, when the body is our JSON error shape. */
   get serverMessage(): string {
-    try {
-      const parsed = JSON.parse(this.body) as { message?: unknown }
-      if (typeof parsed.message === 'string') return parsed.message
-    } catch {
-      // not JSON
-    }
-    return this.body || this.message
+    return this.field('message') || this.body || this.message
+  }
+
+  /** The server's `message` field only (undefined for an empty or non-JSON body). */
+  get jsonMessage(): string | undefined {
+    return this.field('message') || undefined
+  }
+
+  /** The error code of our JSON error shape (`TWO_FACTOR_REQUIRED`, ...). */
+  get code(): string | undefined {
+    return this.field('code')
   }
 
   /** Field messages from a 400, keyed by field path. */

@@ -1,12 +1,24 @@
-import { QueryClient } from '@tanstack/react-query'
-import { api } from './api-client'
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query'
+import { ApiError, api } from './api-client'
+import { getUserQueryOptions } from './current-user'
+
+/** The server refuses a platform account without two-factor everything but enrolment. */
+function mustEnrol(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 403 && error.code === 'TWO_FACTOR_REQUIRED'
+}
 
 /**
  * Spec section 9: data never goes stale by itself, no refetch on focus, no polling by
- * default, no retries. Default reads GET the joined query key path.
+ * default, no retries. Default reads GET the joined query key path. A call refused with
+ * TWO_FACTOR_REQUIRED reloads the current user, so the enrolment screen takes over.
  */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const onError = (error: unknown) => {
+    if (mustEnrol(error)) void client.invalidateQueries(getUserQueryOptions())
+  }
+  const client: QueryClient = new QueryClient({
+    queryCache: new QueryCache({ onError }),
+    mutationCache: new MutationCache({ onError }),
     defaultOptions: {
       queries: {
         staleTime: Infinity,
@@ -18,4 +30,5 @@ export function createQueryClient(): QueryClient {
       mutations: { retry: false },
     },
   })
+  return client
 }

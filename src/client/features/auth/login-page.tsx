@@ -1,17 +1,32 @@
 import { useQueryClient } from '@tanstack/react-query'
+import { useEffect, useRef, useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
-import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
+import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
 import { paths } from '@/client/paths'
 import { getUserQueryOptions } from '@/client/lib/current-user'
+import { useDocumentTitle } from '@/client/lib/use-document-title'
+import { CheckEmailPanel } from './components/check-email-panel'
 import { SignInForm } from './components/sign-in-form'
-import { TrialForm } from './components/trial-form'
+import { TrialForm, type TrialSent } from './components/trial-form'
 
-/** /login: sign in, or (mode=signup) start a free trial. */
+/** /login: sign in, or (mode=signup) start a free trial, then check the email it sends. */
 export function LoginPage() {
   const search = useSearch()
   const signup = new URLSearchParams(search).get('mode') === 'signup'
   const queryClient = useQueryClient()
   const [, navigate] = useLocation()
+  const [sent, setSent] = useState<TrialSent | null>(null)
+  const heading = useRef<HTMLHeadingElement>(null)
+  // Leaving sign-up ("Back to sign in", "Sign in") forgets the sent sign-up.
+  if (sent && !signup) setSent(null)
+  const checking = Boolean(sent && signup)
+  const title = checking ? 'Check your email' : signup ? 'Start your free trial' : 'Sign in'
+  useDocumentTitle(title)
+
+  // The form is replaced by the panel: move focus to its heading so it is read out.
+  useEffect(() => {
+    if (checking) heading.current?.focus()
+  }, [checking])
 
   async function signedIn() {
     await queryClient.resetQueries(getUserQueryOptions())
@@ -26,26 +41,42 @@ export function LoginPage() {
         </Link>
         <Card>
           <CardHeader>
-            <CardTitle>{signup ? 'Start your free trial' : 'Sign in'}</CardTitle>
-            <p className="text-sm text-slate-600">
-              {signup
-                ? '14 days free on the Starter plan. No card needed.'
-                : 'Welcome back. Sign in to your clinic.'}
-            </p>
+            <h1
+              ref={heading}
+              tabIndex={-1}
+              className="text-lg leading-tight font-semibold outline-none"
+            >
+              {title}
+            </h1>
+            {checking ? null : (
+              <p className="text-sm text-slate-600">
+                {signup
+                  ? '14 days free on the Starter plan. No card needed.'
+                  : 'Welcome back. Sign in to your clinic.'}
+              </p>
+            )}
           </CardHeader>
           <CardContent>
-            {signup ? <TrialForm onSignedIn={signedIn} /> : <SignInForm onSignedIn={signedIn} />}
+            {sent && checking ? (
+              <CheckEmailPanel sent={sent} />
+            ) : signup ? (
+              <TrialForm onStarted={setSent} />
+            ) : (
+              <SignInForm onSignedIn={signedIn} />
+            )}
           </CardContent>
         </Card>
-        <p className="text-center text-sm text-slate-600">
-          {signup ? 'Already have an account? ' : 'New to Arogya CRM? '}
-          <Link
-            href={signup ? paths.login : `${paths.login}?mode=signup`}
-            className="font-medium text-brand-700 underline"
-          >
-            {signup ? 'Sign in' : 'Start a free trial'}
-          </Link>
-        </p>
+        {checking ? null : (
+          <p className="text-center text-sm text-slate-600">
+            {signup ? 'Already have an account? ' : 'New to Arogya CRM? '}
+            <Link
+              href={signup ? paths.login : `${paths.login}?mode=signup`}
+              className="font-medium text-brand-700 underline"
+            >
+              {signup ? 'Sign in' : 'Start a free trial'}
+            </Link>
+          </p>
+        )}
       </div>
     </main>
   )

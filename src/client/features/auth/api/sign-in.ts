@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query'
 import { api } from '@/client/lib/api-client'
-import type { CurrentUser, TrialSignUpInput } from '@/shared/schemas/auth'
+import type { TrialSignUpInput, TrialStarted } from '@/shared/schemas/auth'
 
 export interface SignInResult {
   twoFactorRedirect?: boolean
@@ -21,8 +21,9 @@ export function useVerifyTotp() {
   })
 }
 
+/** Starts a trial; the server answers 202 and emails an activation link (no sign-in yet). */
 export function useStartTrial() {
   return useMutation({
-    mutationFn: (input: TrialSignUpInput) => api.post<CurrentUser>('/api/auth/trial', input),
+    mutationFn: (input: TrialSignUpInput) => api.post<TrialStarted>('/api/auth/trial', input),
   })
 }

@@ -5,11 +5,17 @@ import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { useSignIn, useVerifyTotp } from '../api/sign-in'
 
+/**
+ * What went wrong, in the server's words where it gives them: an unverified email (403) and
+ * throttling (429, with how long to wait) explain themselves.
+ */
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.status === 401) return 'Invalid email or password.'
     if (error.status === 429)
-      return 'Too many sign-in attempts. Please wait a few minutes and try again.'
+      return (
+        error.jsonMessage ?? 'Too many sign-in attempts. Please wait a few minutes and try again.'
+      )
     return error.serverMessage
   }
   return 'Could not reach the server. Check your connection and try again.'

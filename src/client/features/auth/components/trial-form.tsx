@@ -6,6 +6,11 @@ import { ApiError } from '@/client/lib/api-client'
 import { trialSignUpInput } from '@/shared/schemas/auth'
 import { useStartTrial } from '../api/sign-in'
 
+export interface TrialSent {
+  email: string
+  message: string
+}
+
 const fields = [
   {
     name: 'hospitalName',
@@ -31,7 +36,8 @@ const fields = [
   },
 ] as const
 
-export function TrialForm({ onSignedIn }: { onSignedIn: () => void }) {
+/** The sign-up form; once sent, the parent shows where the activation email went. */
+export function TrialForm({ onStarted }: { onStarted: (sent: TrialSent) => void }) {
   const trial = useStartTrial()
   const [errors, setErrors] = useState<Record<string, string>>({})
   const [formError, setFormError] = useState<string | null>(null)
@@ -47,14 +53,14 @@ export function TrialForm({ onSignedIn }: { onSignedIn: () => void }) {
     }
     setErrors({})
     try {
-      await trial.mutateAsync({
+      const result = await trial.mutateAsync({
         hospitalName: data.hospitalName ?? '',
         name: data.name ?? '',
         email: data.email ?? '',
         phone: data.phone ?? '',
         password: data.password ?? '',
       })
-      onSignedIn()
+      onStarted({ email: parsed.data.email, message: result.message })
     } catch (e) {
       if (e instanceof ApiError) {
         setErrors(e.fieldErrors)
