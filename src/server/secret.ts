@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { assertPrivate, prepareDataDir } from './data-dir'
+import { assertPrivate, AUTH_SECRET_FILE } from './data-dir'
 
 /** The session-signing secret: given, or generated once and kept (0600) in the data directory. */
 export function loadAuthSecret(given: string | undefined, dataDir: string): string {
   if (given) return given
-  prepareDataDir(dataDir)
-  const file = join(dataDir, '.auth-secret')
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 })
+  const file = join(dataDir, AUTH_SECRET_FILE)
   if (existsSync(file)) {
     assertPrivate(file, 'The session secret file')
     return readFileSync(file, 'utf8').trim()

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { authEndpoints } from '../../src/server/auth/endpoints'
 import { createPatient } from '../../src/server/modules/patients/patients.service'
 import { expectError } from '../support/http'
-import { browserHeaders, cookieHeader, login, sessionToken, signIn } from '../support/login'
+import { browserHeaders, login, sessionToken, signIn } from '../support/login'
 import {
   createTestApp,
   demoEmail,
