@@ -1,7 +1,7 @@
 import { count } from 'drizzle-orm'
 import type { Auth } from '../../auth/auth'
+import { insertCredentialUser } from '../../auth/credential-user'
 import type { AppDb } from '../client'
-import { account, user } from '../schema/auth'
 import { hospitals } from '../schema/hospitals'
 import { patients } from '../schema/patients'
 import { withPlatform, withTenant } from '../tenant'
@@ -69,30 +69,7 @@ async function createUser(
 ): Promise<void> {
   const ctx = await auth.$context
   const hash = await ctx.password.hash(password)
-  const id = crypto.randomUUID()
-  await withPlatform(db, async (tx) => {
-    await tx.insert(user).values({
-      id,
-      name: `${fields.firstName} ${fields.lastName}`,
-      email: fields.email,
-      emailVerified: true,
-      firstName: fields.firstName,
-      lastName: fields.lastName,
-      username: fields.email.split('@')[0] ?? null,
-      role: fields.role,
-      hospitalId: fields.hospitalId,
-      isSuperAdmin: fields.isSuperAdmin ?? false,
-    })
-    await tx
-      .insert(account)
-      .values({
-        id: crypto.randomUUID(),
-        accountId: id,
-        providerId: 'credential',
-        userId: id,
-        password: hash,
-      })
-  })
+  await withPlatform(db, (tx) => insertCredentialUser(tx, { ...fields, emailVerified: true }, hash))
 }
 
 /** Seeds the demo data on an empty database. Returns false when data already exists. */

@@ -3,9 +3,10 @@ import type { z } from 'zod'
 import type { trialSignUpInput } from '../../../shared/schemas/auth'
 import { splitName } from '../../../shared/schemas/patients'
 import type { Auth } from '../../auth/auth'
+import { insertCredentialUser } from '../../auth/credential-user'
 import { existingAccountEmail } from '../../auth/verification-email'
 import type { AppDb } from '../../db/client'
-import { account, user } from '../../db/schema/auth'
+import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
 import type { Mailer } from '../../integrations/email/mailer'
@@ -97,26 +98,19 @@ async function createTrialAccount(
         })
         .returning({ id: hospitals.id })
       if (!hospital) throw new Error('trial: hospital not created')
-      const userId = crypto.randomUUID()
-      await tx.insert(user).values({
-        id: userId,
-        name: input.name,
-        email: input.email,
-        emailVerified: false,
-        firstName,
-        lastName,
-        username: input.email.split('@')[0] ?? null,
-        phone: input.phone,
-        role: 'admin',
-        hospitalId: hospital.id,
-      })
-      await tx.insert(account).values({
-        id: crypto.randomUUID(),
-        accountId: userId,
-        providerId: 'credential',
-        userId,
-        password: passwordHash,
-      })
+      await insertCredentialUser(
+        tx,
+        {
+          email: input.email,
+          firstName,
+          lastName,
+          phone: input.phone,
+          role: 'admin',
+          hospitalId: hospital.id,
+          emailVerified: false,
+        },
+        passwordHash,
+      )
       return 'created' as const
     })
   } catch (error) {
