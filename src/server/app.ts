@@ -106,12 +106,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
   registerSameOriginGuard(app, options.baseURL)
   registerAccessControl(app, sessionDeps)
 
-  sessionRoutes(app, {
-    ...sessionDeps,
-    throttle: createSignInThrottle(db, { ...defaultThrottlePolicy, ...options.signInThrottle }),
-    mailer,
-    baseURL: options.baseURL,
-  })
+  const throttle = createSignInThrottle(db, { ...defaultThrottlePolicy, ...options.signInThrottle })
+  // Old throttle rows go now and then; every instance may do it (an idempotent DELETE).
+  const pruning = setInterval(() => {
+    throttle
+      .prune()
+      .catch((error: unknown) => app.log.warn({ err: error }, 'throttle prune failed'))
+  }, 10 * 60_000)
+  pruning.unref()
+  app.addHook('onClose', async () => clearInterval(pruning))
+  sessionRoutes(app, { ...sessionDeps, throttle, mailer, baseURL: options.baseURL })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
