@@ -18,6 +18,8 @@ export const E2E_DATA_DIR = fileURLToPath(new URL('../../.e2e-data/', import.met
 interface TotpState {
   secret: string
   lastCounter: number
+  /** Backup codes not used yet. */
+  backupCodes: string[]
 }
 const TOTP_FILE = join(E2E_DATA_DIR, 'e2e-super-admin-totp.json')
 const PERIOD = 30
@@ -39,9 +41,18 @@ function saveTotpState(state: TotpState): void {
   writeFileSync(TOTP_FILE, JSON.stringify(state))
 }
 
-/** Remembers the secret an enrolment showed, for the later sign-ins of this run. */
-export function rememberTotpSecret(secret: string): void {
-  saveTotpState({ secret: secret.replace(/\s/g, ''), lastCounter: -1 })
+/** Remembers what an enrolment showed, for the later sign-ins of this run. */
+export function rememberEnrolment(secret: string, backupCodes: string[]): void {
+  saveTotpState({ secret: secret.replace(/\s/g, ''), lastCounter: -1, backupCodes })
+}
+
+/** A backup code of the enrolled super admin that has not been used (and now counts as used). */
+export function takeBackupCode(): string {
+  const state = readTotpState()
+  const code = state?.backupCodes[0]
+  if (!state || !code) throw new Error(`No unused backup code of ${SUPER_ADMIN} was recorded`)
+  saveTotpState({ ...state, backupCodes: state.backupCodes.slice(1) })
+  return code
 }
 
 function totpFor(secret: string, counter: number): string {
@@ -72,6 +83,12 @@ export async function nextTotpCode(): Promise<string> {
   return totpFor(state.secret, counter)
 }
 
+/** The backup codes the enrolment screen shows. */
+export async function readShownBackupCodes(page: Page): Promise<string[]> {
+  const items = page.getByRole('list', { name: 'Backup codes' }).getByRole('listitem')
+  return (await items.allTextContents()).map((c) => c.trim())
+}
+
 /** The secret key the enrolment screen shows, without its spaces. */
 export async function readShownSecret(page: Page): Promise<string> {
   const text = await page.getByTestId('totp-secret').textContent()
@@ -85,8 +102,7 @@ export async function enrolTwoFactor(page: Page, password = DEMO_PASSWORD): Prom
   await expect(page.getByRole('heading', { name: ENROLMENT_HEADING })).toBeVisible()
   await page.getByLabel('Password', { exact: true }).fill(password)
   await page.getByRole('button', { name: 'Continue' }).click()
-  const secret = await readShownSecret(page)
-  rememberTotpSecret(secret)
+  rememberEnrolment(await readShownSecret(page), await readShownBackupCodes(page))
   await page.getByLabel('6-digit code from your app').fill(await nextTotpCode())
   await page.getByRole('button', { name: 'Turn on two-factor' }).click()
 }

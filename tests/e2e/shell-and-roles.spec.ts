@@ -4,7 +4,9 @@ import {
   expect,
   login,
   readNewestEmail,
+  nextTotpCode,
   SUPER_ADMIN,
+  takeBackupCode,
   test,
   verifyEmailPath,
 } from './fixtures'
@@ -32,6 +34,39 @@ test('only the super admin sees the Super Admin link; other screens show a comin
   await page.goto('/api/logout')
   await login(page, SUPER_ADMIN)
   await expect(page.getByRole('link', { name: 'Super Admin' })).toBeVisible()
+})
+
+test('the super admin can sign in with a backup code, once, or with the app after switching back', async ({
+  page,
+}) => {
+  async function passwordStep() {
+    await page.goto('/login')
+    await page.getByLabel('Email').fill(SUPER_ADMIN)
+    await page.getByLabel('Password').fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: 'Sign In' }).click()
+    await expect(page.getByLabel('Authentication code')).toBeFocused()
+    await page.getByRole('button', { name: 'Use a backup code instead' }).click()
+  }
+  const code = takeBackupCode()
+  await passwordStep()
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByRole('alert')).toHaveText('Enter one of your backup codes.')
+  await page.getByLabel('Backup code').fill(code)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+  await page.goto('/api/logout')
+
+  // A used code is refused; the app's code still works.
+  await passwordStep()
+  await page.getByLabel('Backup code').fill(code)
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByRole('alert')).toHaveText(
+    'That backup code is not valid or has been used.',
+  )
+  await page.getByRole('button', { name: 'Use a code from your authenticator app' }).click()
+  await page.getByLabel('Authentication code').fill(await nextTotpCode())
+  await page.getByRole('button', { name: 'Verify' }).click()
+  await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
 })
 
 test('on a phone the sidebar starts closed, opens from the menu and closes again', async ({
@@ -84,7 +119,13 @@ test('a clinic starts a free trial, activates it from the emailed link and lands
   await expect(page.getByText(email)).toBeVisible()
   await expect(page.getByRole('button', { name: 'Start 14-day Free Trial' })).toHaveCount(0)
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0)
-  await page.screenshot({ path: 'test-results/e2e/screenshots/trial-check-email.png' })
+  await page.setViewportSize({ width: 360, height: 740 })
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  )
+  expect(overflow, '"Check your email" scrolls sideways at 360 px').toBeLessThanOrEqual(0)
+  await page.screenshot({ path: 'test-results/e2e/screenshots/trial-check-email-360.png' })
+  await page.setViewportSize({ width: 1280, height: 720 })
 
   // Signing in before activating is refused with the server's explanation.
   await page.getByRole('link', { name: 'Back to sign in' }).click()
@@ -119,7 +160,9 @@ test('a trial sign-up with an address that already has an account looks the same
   await expect(page.getByText(TRIAL_STARTED_MESSAGE)).toBeVisible()
   await expect(page.getByText('admin@sanjeevani.demo')).toBeVisible()
   // The owner is told by email instead; the account is unchanged.
-  await expect(page.getByRole('link', { name: 'Back to sign in' })).toBeVisible()
+  await page.getByRole('button', { name: 'Use a different email address' }).click()
+  await expect(page.getByRole('heading', { name: 'Start your free trial' })).toBeVisible()
+  await expect(page.getByLabel('Work email')).toHaveValue('')
   await login(page, 'admin@sanjeevani.demo', DEMO_PASSWORD)
 })
 

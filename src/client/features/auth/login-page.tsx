@@ -23,9 +23,13 @@ export function LoginPage() {
   const title = checking ? 'Check your email' : signup ? 'Start your free trial' : 'Sign in'
   useDocumentTitle(title)
 
-  // The form is replaced by the panel: move focus to its heading so it is read out.
+  // The form and the panel replace each other: focus moves to the new heading, so it is read
+  // out and keyboard users are not left on a button that is gone.
+  const wasChecking = useRef(checking)
   useEffect(() => {
-    if (checking) heading.current?.focus()
+    if (wasChecking.current === checking) return
+    wasChecking.current = checking
+    heading.current?.focus()
   }, [checking])
 
   async function signedIn() {
@@ -58,7 +62,7 @@ export function LoginPage() {
           </CardHeader>
           <CardContent>
             {sent && checking ? (
-              <CheckEmailPanel sent={sent} />
+              <CheckEmailPanel sent={sent} onRestart={() => setSent(null)} />
             ) : signup ? (
               <TrialForm onStarted={setSent} />
             ) : (

@@ -21,6 +21,14 @@ export function useVerifyTotp() {
   })
 }
 
+/** Signs in with one of the backup codes shown at enrolment (each works once). */
+export function useVerifyBackupCode() {
+  return useMutation({
+    mutationFn: (input: { code: string }) =>
+      api.post<unknown>('/api/auth/two-factor/verify-backup-code', input),
+  })
+}
+
 /** Starts a trial; the server answers 202 and emails an activation link (no sign-in yet). */
 export function useStartTrial() {
   return useMutation({

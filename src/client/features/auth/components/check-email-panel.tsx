@@ -5,7 +5,7 @@ import { paths } from '@/client/paths'
 import type { TrialSent } from './trial-form'
 
 /** Shown instead of the trial form once it is sent: the account waits for the emailed link. */
-export function CheckEmailPanel({ sent }: { sent: TrialSent }) {
+export function CheckEmailPanel({ sent, onRestart }: { sent: TrialSent; onRestart: () => void }) {
   return (
     <div className="space-y-4">
       <div className="flex items-start gap-3">
@@ -17,10 +17,14 @@ export function CheckEmailPanel({ sent }: { sent: TrialSent }) {
         link in that email to activate your account and sign in.
       </p>
       <p className="text-xs text-slate-600">
-        No email after a few minutes? Check your spam folder, or start again with the right address.
+        No email after a few minutes? Check your spam folder, or sign up again with the right
+        address.
       </p>
       <Button asChild variant="outline" className="w-full">
         <Link href={paths.login}>Back to sign in</Link>
+      </Button>
+      <Button type="button" variant="link" className="w-full" onClick={onRestart}>
+        Use a different email address
       </Button>
     </div>
   )

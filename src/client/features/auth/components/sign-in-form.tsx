@@ -3,7 +3,8 @@ import { Button } from '@/client/components/ui/button'
 import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
-import { useSignIn, useVerifyTotp } from '../api/sign-in'
+import { useSignIn } from '../api/sign-in'
+import { TwoFactorCodeForm } from './two-factor-code-form'
 
 /**
  * What went wrong, in the server's words where it gives them: an unverified email (403) and
@@ -23,7 +24,6 @@ function messageOf(error: unknown): string {
 
 export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
   const signIn = useSignIn()
-  const verify = useVerifyTotp()
   const [needsCode, setNeedsCode] = useState(false)
   const [error, setError] = useState<string | null>(null)
 
@@ -43,49 +43,7 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
     }
   }
 
-  async function submitCode(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault()
-    setError(null)
-    const code = String(new FormData(event.currentTarget).get('code') ?? '').replace(/\s/g, '')
-    if (!/^\d{6}$/.test(code))
-      return setError('Enter the 6-digit code from your authenticator app.')
-    try {
-      await verify.mutateAsync({ code })
-      onSignedIn()
-    } catch (e) {
-      setError(
-        e instanceof ApiError && e.status === 401
-          ? 'That code is not valid. Try the newest code.'
-          : messageOf(e),
-      )
-    }
-  }
-
-  if (needsCode) {
-    return (
-      <form onSubmit={submitCode} className="space-y-4" noValidate>
-        <p className="text-sm text-slate-600">Two-factor authentication is on for this account.</p>
-        <Field id="code" label="Authentication code" error={error ?? undefined}>
-          <Input
-            id="code"
-            name="code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            maxLength={7}
-            autoFocus
-          />
-        </Field>
-        <Button
-          type="submit"
-          className="w-full"
-          loading={verify.isPending}
-          loadingText="Verifying..."
-        >
-          Verify
-        </Button>
-      </form>
-    )
-  }
+  if (needsCode) return <TwoFactorCodeForm onSignedIn={onSignedIn} />
 
   return (
     <form onSubmit={submitPassword} className="space-y-4" noValidate>

@@ -3,6 +3,7 @@ import { Button } from '@/client/components/ui/button'
 import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
+import { toast } from '@/client/lib/toast'
 import { type TwoFactorSetup, useConfirmTwoFactor } from '../api/enrol-two-factor'
 import { groupSecret, secretOf } from '../totp-secret'
 import { CopyButton } from './copy-button'
@@ -34,6 +35,10 @@ export function TwoFactorSetupStep({ setup }: { setup: TwoFactorSetup }) {
       return setError('Enter the 6-digit code from your authenticator app.')
     try {
       await confirm.mutateAsync({ code })
+      toast.success(
+        'Two-factor authentication is on',
+        'From now on, sign in with your password and a code from your app.',
+      )
     } catch (e) {
       setError(messageOf(e))
     }
