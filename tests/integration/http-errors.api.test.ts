@@ -74,10 +74,14 @@ describe('malformed requests', () => {
 
   it('refuses text PostgreSQL cannot store (NUL, lone surrogates) with 400, also on better-auth routes', async () => {
     const cookie = await login(t.app, demoEmail('doctor', 'smiledental'))
-    for (const payload of [{ name: 'Dr. A\u0000' }, { name: 'Dr. \uD800' }, { image: 'x\u0000' }]) {
+    for (const payload of [
+      { currentPassword: 'Dr. A\u0000' },
+      { newPassword: 'Dr. \uD800' },
+      { currentPassword: 'x\u0000' },
+    ]) {
       const res = await t.app.inject({
         method: 'POST',
-        url: '/api/auth/update-user',
+        url: '/api/auth/change-password',
         headers: browserHeaders(cookie),
         payload: JSON.stringify(payload),
       })

@@ -35,9 +35,10 @@ vi.mock('fastify', async (importOriginal) => {
 const PUBLIC_ROUTES = [
   'GET /api/login',
   'GET /api/logout',
+  // The 'Sign out?' page's form (same-origin guard).
+  'POST /api/logout',
   'POST /api/auth/trial',
   'POST /api/auth/sign-in/email',
-  'POST /api/auth/sign-up/email',
   'GET /api/auth/*',
   'POST /api/auth/*',
   // The landing page's demo-request form (rate-limited per IP).
@@ -57,6 +58,8 @@ beforeAll(async () => {
       authRateLimit: false,
     })
   ).app
+  // Routes inside plugins (the sign-out form's scope) register when the app boots.
+  await app.ready()
 })
 afterAll(async () => {
   await app?.close()

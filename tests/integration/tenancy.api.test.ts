@@ -8,7 +8,7 @@ import { createTestApp, hospitalIdOf, queryRows, type TestApp } from '../support
  * Platform tables: read before any tenant is known (sign-in) or by the super admin, so
  * not under row-level security. Every other table with a hospital_id column must be.
  */
-const PLATFORM_TABLES = ['users', 'hospitals'] as const
+const PLATFORM_TABLES = ['users', 'hospitals', 'security_events'] as const
 
 let t: TestApp
 let a: string
@@ -117,7 +117,7 @@ describe('catalog', () => {
   it('keeps the platform allowlist honest: those tables exist', async () => {
     const rows = await queryRows<{ name: string }>(
       t.db,
-      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals')`,
+      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events')`,
     )
     expect(rows.map((r) => r.name).sort()).toEqual([...PLATFORM_TABLES].sort())
   })
@@ -225,9 +225,15 @@ describe('withTenant', () => {
         sql`update patients set name = 'Hijacked' where hospital_id = ${b} returning id`,
       ),
       deleted: await txRows(tx, sql`delete from patients where hospital_id = ${b} returning id`),
-      audit: await txRows(tx, sql`delete from audit_events where hospital_id = ${b} returning id`),
     }))
-    expect(changed).toEqual({ updated: [], deleted: [], audit: [] })
+    expect(changed).toEqual({ updated: [], deleted: [] })
+    // Audit rows cannot be deleted at all (append-only), let alone another hospital's.
+    const error = await failure(() =>
+      withTenant(t.db, { hospitalId: a, userId: null }, (tx) =>
+        tx.execute(sql`delete from audit_events where hospital_id = ${b}`),
+      ),
+    )
+    expect(error).toMatch(/permission denied/)
     expect(
       await queryRows(t.db, sql`select * from patients where hospital_id = ${b} order by id`),
     ).toEqual(before)

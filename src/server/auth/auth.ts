@@ -62,6 +62,10 @@ export function createAuth(options: AuthOptions) {
     appName: 'Arogya CRM',
     // better-auth's messages go to our logger (redaction, levels); the values it would log
     // beside them (emails, bodies) are dropped.
+    // Unexpected errors (a database failure) propagate to our error handler, which answers a
+    // generic 500 and logs them without values; better-call would print them, bound
+    // parameters and session tokens included, to the console.
+    onAPIError: { throw: true },
     logger: {
       log: (level, message) => {
         const log = options.log
