@@ -181,7 +181,7 @@ describe('POST /api/auth/trial', () => {
     const again = await trial({ ...valid, email, password: 'another-password-2026' })
     expect(again.statusCode).toBe(202)
     expect(await sent()).toBe(2)
-    // No second hospital or user; the first password still stands.
+    // No second hospital or user, and the account stays unverified.
     expect(await counts()).toEqual(before)
     const [account] = await queryRows<{ verified: boolean }>(
       t.db,
