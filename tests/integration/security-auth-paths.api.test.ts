@@ -324,6 +324,8 @@ describe('GET /api/logout', () => {
     expect(ask.headers['content-type']).toMatch(/^text\/html/)
     expect(ask.body).toContain('<h1>Sign out?</h1>')
     expect(ask.body).toContain('<form method="post" action="/api/logout">')
+    // Otherwise helmet's no-referrer makes the form's POST carry `Origin: null`.
+    expect(ask.headers['referrer-policy']).toBe('same-origin')
     expect((await me()).statusCode).toBe(200)
 
     const form = { cookie, 'content-type': 'application/x-www-form-urlencoded', host: 'localhost' }

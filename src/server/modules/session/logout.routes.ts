@@ -10,7 +10,16 @@ import { endAllSessions } from './session.service'
 const confirmPage = `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Sign out? · Arogya CRM</title></head>
+<title>Sign out? · Arogya CRM</title>
+<style>
+body{margin:0;padding:0 1rem;font-family:system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f8fafc;color:#0f172a}
+main{max-width:28rem;margin:15vh auto 0;padding:1.5rem;background:#fff;border:1px solid #e2e8f0;border-radius:.75rem}
+h1{margin:0 0 .75rem;font-size:1.375rem}
+p{line-height:1.5}
+button{width:100%;height:2.75rem;border:0;border-radius:.5rem;background:#0f766e;color:#fff;font-size:1rem;cursor:pointer}
+button:focus-visible,a:focus-visible{outline:3px solid #134e4a;outline-offset:2px}
+a{color:#0f766e}
+</style></head>
 <body>
 <main>
 <h1>Sign out?</h1>
@@ -55,10 +64,15 @@ export function logoutRoutes(app: FastifyInstance, deps: SessionRouteDeps): void
     const site = req.headers['sec-fetch-site']
     if (site === 'same-origin' || site === 'none') return signOut(req, reply)
     if (!req.headers.cookie?.includes('session_token=')) return reply.redirect('/')
-    return reply
-      .header('cache-control', 'no-store')
-      .type('text/html; charset=utf-8')
-      .send(confirmPage)
+    return (
+      reply
+        .header('cache-control', 'no-store')
+        // With helmet's no-referrer, the form's POST would carry `Origin: null`, which the
+        // same-origin guard refuses; same-origin sends our own origin and nothing elsewhere.
+        .header('referrer-policy', 'same-origin')
+        .type('text/html; charset=utf-8')
+        .send(confirmPage)
+    )
   })
 
   // The confirm page's form posts url-encoded; the parser exists only in this scope.
