@@ -25,11 +25,13 @@ export async function registerSpa(
     wildcard: false,
     // scripts/precompress.mjs writes .br and .gz beside the hashed assets at build time.
     preCompressed: true,
+    // Our own Cache-Control below (send's default would overwrite it).
+    cacheControl: false,
     setHeaders: (res, path) => {
       if (path.includes(`${join(clientDir, 'assets')}`)) {
-        void res.header('cache-control', 'public, max-age=31536000, immutable')
+        res.setHeader('cache-control', 'public, max-age=31536000, immutable')
       } else {
-        void res.header('cache-control', 'public, max-age=300')
+        res.setHeader('cache-control', 'public, max-age=300')
       }
     },
   })
