@@ -13,7 +13,7 @@ import {
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
-import { loggerOptions } from './http/logging'
+import { type LogFormat, loggerOptions } from './http/logging'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
@@ -34,6 +34,8 @@ export interface AppOptions {
   logLevel?: string
   /** Where logs go (tests capture them); stdout by default. */
   logStream?: Writable
+  /** JSON lines (default) or pino-pretty for a terminal (env LOG_FORMAT). */
+  logFormat?: LogFormat
   /** X-Forwarded-* hops to trust: none, a hop count, or proxy addresses/CIDRs (env TRUST_PROXY). */
   trustProxy?: false | number | string[]
   /** Sign-in throttling (sign-in-throttle.ts); tests tighten or loosen it. */
@@ -62,7 +64,7 @@ function fastifyTrustProxy(setting: false | number | string[]) {
 
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
-    logger: loggerOptions(options.logLevel ?? 'info', options.logStream),
+    logger: loggerOptions(options.logLevel ?? 'info', options.logStream, options.logFormat),
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },

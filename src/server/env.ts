@@ -84,6 +84,8 @@ const envShape = z.object({
     .min(1)
     .max(24 * 60)
     .default(30),
+  /** json (one object per line, for log collectors) or pretty (for a terminal). */
+  LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySetting.default(false),
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
@@ -102,8 +104,10 @@ export const envSchema = envShape
       })
     }
   })
-  .transform(({ SEED_DEMO, ...env }) => ({
+  .transform(({ SEED_DEMO, LOG_FORMAT, ...env }) => ({
     ...env,
+    /** Default: JSON in production, readable lines elsewhere. */
+    LOG_FORMAT: LOG_FORMAT ?? (env.NODE_ENV === 'production' ? 'json' : 'pretty'),
     SEED_DEMO: SEED_DEMO ?? env.NODE_ENV !== 'production',
     /** Demo accounts with a published password were asked for in production. */
     SEED_DEMO_IN_PRODUCTION: env.NODE_ENV === 'production' && SEED_DEMO === true,

@@ -33,6 +33,7 @@ const { app, auth } = await buildApp({
   session: { absoluteHours: env.SESSION_HOURS, idleMinutes: env.SESSION_IDLE_MINUTES },
   clientDir: fileURLToPath(new URL('../../dist/client', import.meta.url)),
   logLevel: env.LOG_LEVEL,
+  logFormat: env.LOG_FORMAT,
   trustProxy: env.TRUST_PROXY,
   smtpUrl: env.SMTP_URL,
   mailFrom: env.MAIL_FROM,
@@ -53,7 +54,16 @@ const shutdown = async () => {
 process.once('SIGINT', () => void shutdown())
 process.once('SIGTERM', () => void shutdown())
 
-await app.listen({ port: env.PORT, host: env.HOST })
+try {
+  await app.listen({ port: env.PORT, host: env.HOST })
+} catch (error) {
+  if ((error as { code?: unknown }).code !== 'EADDRINUSE') throw error
+  console.error(
+    `\nPort ${env.PORT} is already in use. Stop the other server or set PORT=<another port>.`,
+  )
+  await database.close()
+  process.exit(1)
+}
 const where = env.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite in ${env.DATA_DIR}`
 console.log(`\nArogya CRM is running at http://localhost:${env.PORT} (database: ${where})`)
 if (env.SEED_DEMO) {

@@ -91,13 +91,28 @@ export const redactedPaths = [
   '*.params',
 ]
 
+export type LogFormat = 'json' | 'pretty'
+
+/** pino-pretty for a person at a terminal: one short line per entry. */
+const prettyTransport = {
+  target: 'pino-pretty',
+  options: {
+    colorize: true,
+    singleLine: true,
+    translateTime: 'SYS:HH:MM:ss',
+    ignore: 'pid,hostname,reqId,req,res,responseTime',
+    messageFormat: '{msg}{if req.method} {req.method} {req.url}{end}{if res.statusCode} → {res.statusCode}{end}',
+  },
+}
+
 export function loggerOptions(
   level: string,
   stream?: Writable,
+  format: LogFormat = 'json',
 ): NonNullable<FastifyServerOptions['logger']> {
   return {
     level,
-    ...(stream ? { stream } : {}),
+    ...(stream ? { stream } : format === 'pretty' ? { transport: prettyTransport } : {}),
     redact: { paths: redactedPaths, censor: '[redacted]' },
     serializers: {
       req: (req: { method: string; url: string; ip?: string; id?: string }) => ({

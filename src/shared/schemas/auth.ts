@@ -15,6 +15,7 @@ export const emailAddress = z
   .string({ message: 'Email is required' })
   .trim()
   .toLowerCase()
+  .min(1, { message: 'Email is required' })
   .pipe(z.email({ message: 'Enter a valid email address' }).max(254))
 
 export const signInInput = z.strictObject({
