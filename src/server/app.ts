@@ -13,6 +13,7 @@ import {
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
+import { healthRoutes } from './http/health'
 import { type LogFormat, loggerOptions } from './http/logging'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
@@ -54,6 +55,8 @@ export interface App {
   auth: Auth
   database: Database
   mailer: Mailer
+  /** Shutdown has begun: /readyz answers 503 so load balancers stop sending traffic. */
+  drain: () => void
 }
 
 /** Fastify's form of TRUST_PROXY: a hop count becomes "trust the n nearest hops". */
@@ -118,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   pruning.unref()
   app.addHook('onClose', async () => clearInterval(pruning))
   sessionRoutes(app, { ...sessionDeps, throttle, mailer, baseURL: options.baseURL })
+  const health = healthRoutes(app, { db })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
@@ -126,5 +130,5 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app,
     options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false,
   )
-  return { app, auth, database: options.database, mailer }
+  return { app, auth, database: options.database, mailer, drain: health.drain }
 }

@@ -26,7 +26,7 @@ const database = await openDatabase({
   migrationUrl: env.DATABASE_MIGRATION_URL,
   dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR,
 })
-const { app, auth } = await buildApp({
+const { app, auth, drain } = await buildApp({
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,
@@ -46,13 +46,30 @@ if (env.SEED_DEMO && (await seedDemo(database.db, auth, env.DEMO_PASSWORD))) {
   app.log.info('Seeded demo data')
 }
 
-const shutdown = async () => {
-  await app.close()
+/** In-flight requests get this long to finish after SIGTERM before the database closes. */
+const DRAIN_MS = 10_000
+
+/**
+ * SIGTERM/SIGINT: /readyz turns 503, the server stops accepting connections and lets
+ * in-flight requests finish (up to DRAIN_MS), then the database closes. Every write that was
+ * acknowledged has committed by then.
+ */
+let stopping = false
+async function shutdown(signal: string) {
+  if (stopping) return
+  stopping = true
+  app.log.info(`${signal}: finishing in-flight requests, then stopping`)
+  drain()
+  const closed = app.close().then(() => 'closed' as const)
+  const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), DRAIN_MS).unref())
+  if ((await Promise.race([closed, late])) === 'late') {
+    app.log.warn(`requests still running after ${DRAIN_MS / 1000} s; stopping anyway`)
+  }
   await database.close()
   process.exit(0)
 }
-process.once('SIGINT', () => void shutdown())
-process.once('SIGTERM', () => void shutdown())
+process.once('SIGINT', () => void shutdown('SIGINT'))
+process.once('SIGTERM', () => void shutdown('SIGTERM'))
 
 try {
   await app.listen({ port: env.PORT, host: env.HOST })
