@@ -1,9 +1,8 @@
-// npm start: build the client when it is missing or older than its sources, then serve.
+// npm start: build the client and the server when missing or older than their sources, then
+// serve the compiled server (npm run dev keeps tsx and hot reload).
 import { spawnSync } from 'node:child_process'
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-
-const built = 'dist/client/index.html'
 
 function newest(dir) {
   let latest = 0
@@ -14,18 +13,28 @@ function newest(dir) {
   return latest
 }
 
-const sources = Math.max(
-  newest('src/client'),
-  newest('src/shared'),
-  statSync('vite.config.ts').mtimeMs,
-)
-if (!existsSync(built) || statSync(built).mtimeMs < sources) {
-  console.log('Building the web client...')
-  const result = spawnSync('npm', ['run', 'build'], { stdio: 'inherit' })
+const stale = (built, sources) => !existsSync(built) || statSync(built).mtimeMs < sources
+
+function run(args) {
+  const result = spawnSync('npm', args, { stdio: 'inherit' })
   if (result.status !== 0) process.exit(result.status ?? 1)
 }
 
-const server = spawnSync(process.execPath, ['--import', 'tsx', 'src/server/index.ts'], {
+const shared = newest('src/shared')
+if (
+  stale(
+    'dist/client/index.html',
+    Math.max(newest('src/client'), shared, statSync('vite.config.ts').mtimeMs),
+  )
+) {
+  console.log('Building the web client...')
+  run(['run', 'build:client'])
+}
+if (stale('dist/server/index.mjs', Math.max(newest('src/server'), shared))) {
+  run(['run', 'build:server'])
+}
+
+const server = spawnSync(process.execPath, ['--enable-source-maps', 'dist/server/index.mjs'], {
   stdio: 'inherit',
 })
 process.exit(server.status ?? 0)

@@ -1,10 +1,10 @@
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { buildApp } from './app'
 import { PRIVATE_UMASK, prepareDataDir } from './data-dir'
 import { openDatabase } from './db/client'
 import { demoLogins, seedDemo } from './db/seed/demo'
 import { loadEnv } from './env'
+import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
 
 // Everything the server writes (database files, secrets, outbox) is for its own user only.
@@ -31,7 +31,7 @@ const { app, auth, drain } = await buildApp({
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,
   session: { absoluteHours: env.SESSION_HOURS, idleMinutes: env.SESSION_IDLE_MINUTES },
-  clientDir: fileURLToPath(new URL('../../dist/client', import.meta.url)),
+  clientDir: join(projectRoot, 'dist/client'),
   logLevel: env.LOG_LEVEL,
   logFormat: env.LOG_FORMAT,
   trustProxy: env.TRUST_PROXY,

@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
@@ -9,6 +9,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
+import { projectRoot } from '../project-root'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
 import * as demoRequests from './schema/demo-requests'
@@ -27,7 +28,7 @@ export interface Database {
   close: () => Promise<void>
 }
 
-const migrationsFolder = fileURLToPath(new URL('../../../drizzle', import.meta.url))
+const migrationsFolder = join(projectRoot, 'drizzle')
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent, embedded PGlite. */
