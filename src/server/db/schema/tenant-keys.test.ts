@@ -1,0 +1,43 @@
+import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core'
+import { describe, expect, it } from 'vitest'
+import { schema } from '../client'
+
+/**
+ * Platform tables: not keyed by hospital (users belong to one but sign in before any tenant is
+ * known; the security log spans hospitals). Every other table with a hospital_id is a tenant
+ * table and must be shaped for sharding by hospital (Citus): hospital_id leads its primary key
+ * and every foreign key (ENGINEERING.md, "Data and tenants").
+ */
+const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events'])
+
+const tables = Object.values(schema).filter(
+  (value): value is PgTable =>
+    typeof value === 'object' && value !== null && Symbol.for('drizzle:IsDrizzleTable') in value,
+)
+
+describe('tenant tables are keyed by hospital first', () => {
+  const tenant = tables
+    .map((table) => getTableConfig(table))
+    .filter((t) => t.columns.some((c) => c.name === 'hospital_id') && !PLATFORM_TABLES.has(t.name))
+
+  it('finds the tenant tables', () => {
+    expect(tenant.map((t) => t.name)).toEqual(expect.arrayContaining(['patients', 'audit_events']))
+  })
+
+  it.each(tenant.map((t) => [t.name, t] as const))(
+    '%s: hospital_id leads the primary key and every foreign key',
+    (_name, config) => {
+      const primary =
+        config.primaryKeys[0]?.columns.map((c) => c.name) ??
+        config.columns.filter((c) => c.primary).map((c) => c.name)
+      expect(primary[0]).toBe('hospital_id')
+      for (const fk of config.foreignKeys) {
+        const ref = fk.reference()
+        expect(
+          ref.columns[0]?.name,
+          `${config.name} -> ${getTableConfig(ref.foreignTable).name}`,
+        ).toBe('hospital_id')
+      }
+    },
+  )
+})
