@@ -1,4 +1,5 @@
-import { getTableConfig, type PgTable } from 'drizzle-orm/pg-core'
+import { is } from 'drizzle-orm'
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core'
 import { describe, expect, it } from 'vitest'
 import { schema } from '../client'
 
@@ -10,9 +11,8 @@ import { schema } from '../client'
  */
 const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events'])
 
-const tables = Object.values(schema).filter(
-  (value): value is PgTable =>
-    typeof value === 'object' && value !== null && Symbol.for('drizzle:IsDrizzleTable') in value,
+const tables = (Object.values(schema) as unknown[]).filter(
+  (value): value is PgTable => is(value, PgTable),
 )
 
 describe('tenant tables are keyed by hospital first', () => {
