@@ -81,8 +81,12 @@ try {
   await database.close()
   process.exit(1)
 }
-const where = env.DATABASE_URL ? 'PostgreSQL' : `embedded PGlite in ${env.DATA_DIR}`
-console.log(`\nArogya CRM is running at http://localhost:${env.PORT} (database: ${where})`)
+console.log(`\nArogya CRM is running at http://localhost:${env.PORT}`)
+console.log(
+  env.DATABASE_URL
+    ? 'Database: PostgreSQL (production mode: with its default fsync, committed data survives a power cut).'
+    : `Database: embedded PGlite in ${env.DATA_DIR} (for one clinic, a trial or a laptop: committed data survives a crash of this process, not a power cut or OS crash; use PostgreSQL for production).`,
+)
 if (env.SEED_DEMO) {
   console.log(`Demo log-ins (password: ${env.DEMO_PASSWORD}):`)
   for (const email of demoLogins()) console.log(`  ${email}`)
