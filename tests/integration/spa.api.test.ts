@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { appPaths } from '../../src/shared/app-routes'
 import { createTestApp, type TestApp } from '../support/test-app'
 
 let t: TestApp
@@ -23,12 +24,31 @@ afterAll(async () => {
 })
 
 describe('serving the built client', () => {
-  it('serves index.html for client routes, including unknown ones (the client shows the 404 page)', async () => {
-    for (const url of ['/patients', '/manual-patient', '/no-such-page']) {
+  it('serves index.html with 200 for every page of the app', async () => {
+    for (const url of [
+      ...Object.values(appPaths).filter((p) => p !== '/' && p !== '/pricing' && p !== '/add-ons'),
+      '/patients/',
+      '/Patients',
+      '/patients?search=meera',
+      '/login?next=/patients',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url })
-      expect(res.statusCode).toBe(200)
+      expect(res.statusCode, url).toBe(200)
       expect(res.headers['content-type']).toMatch(/text\/html/)
+      expect(res.body).toContain('<div id="root">')
     }
+  })
+
+  it('serves the same index.html with 404 for paths the app has no page for (the client shows its 404 page)', async () => {
+    for (const url of ['/no-such-page', '/definitely/not/here', '/patients/extra', '/leads']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.statusCode, url).toBe(404)
+      expect(res.headers['content-type']).toMatch(/text\/html/)
+      expect(res.headers['cache-control']).toBe('no-cache')
+      expect(res.body).toContain('<div id="root">')
+    }
+    const head = await t.app.inject({ method: 'HEAD', url: '/no-such-page' })
+    expect(head.statusCode).toBe(404)
   })
 
   it('serves hashed assets with a long cache, and a missing asset is a real 404, not HTML', async () => {

@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import type { ApiErrorBody } from '../../shared/api-error'
+import { matchAppPath } from '../../shared/app-routes'
 import { AppError } from './app-error'
 
 const fastifyCodes: Record<string, { code: string; message: string }> = {
@@ -64,8 +65,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
 }
 
 /**
- * Unknown routes: under /api a JSON 404; any other GET gets the SPA's index.html (when a
- * built client is served) so the client router can show the page or its own 404.
+ * Unknown routes: under /api a JSON 404. Any other GET gets the SPA's index.html (when a
+ * built client is served) so the client router shows the page or its own '404 Page Not
+ * Found': with 200 for a page the app has (shared/app-routes), with 404 for any other path,
+ * so crawlers and monitors see a missing page as missing.
  */
 export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void {
   app.setNotFoundHandler((req, reply) => {
@@ -76,6 +79,7 @@ export function registerNotFound(app: FastifyInstance, serveSpa: boolean): void 
     const isFile = path.startsWith('/assets/') || /\.[a-z0-9]+$/i.test(path)
     if (serveSpa && !isApi && !isFile && (req.method === 'GET' || req.method === 'HEAD')) {
       return reply
+        .status(matchAppPath(path) ? 200 : 404)
         .header('cache-control', 'no-cache')
         .type('text/html; charset=utf-8')
         .sendFile('index.html')
