@@ -1,23 +1,12 @@
-/** Every route path of the client, in one place (spec section 2, route table). */
+import { appPaths } from '@/shared/app-routes'
+
+/**
+ * Every route path of the client, in one place (spec section 2, route table; the pages live
+ * in shared/app-routes so the server knows them too). /leads is a link target the spec's
+ * dashboard shortcuts name, not a page yet.
+ */
 export const paths = {
-  home: '/',
-  dashboard: '/dashboard',
-  appointments: '/appointments',
-  patients: '/patients',
-  manualPatient: '/manual-patient',
-  billing: '/billing',
-  campaigns: '/campaigns',
-  leadGeneration: '/lead-generation',
-  liveMonitoring: '/live-monitoring',
-  faqs: '/faqs',
-  support: '/support',
-  backup: '/backup',
-  admin: '/admin',
-  settings: '/settings',
-  superAdmin: '/super-admin',
-  pricing: '/pricing',
-  addOns: '/add-ons',
-  login: '/login',
+  ...appPaths,
   leads: '/leads',
 } as const
 

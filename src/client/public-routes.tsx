@@ -1,8 +1,10 @@
 import { lazy, Suspense } from 'react'
-import { Route, Switch } from 'wouter'
+import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter'
 import { NotFound } from './components/not-found'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
+import { signInHref } from './lib/next-path'
 import { paths } from './paths'
+import { requiresSignIn } from '@/shared/app-routes'
 
 const LandingPage = lazy(() =>
   import('./features/marketing/landing-page').then((m) => ({ default: m.LandingPage })),
@@ -17,6 +19,18 @@ const LoginPage = lazy(() =>
   import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })),
 )
 
+/**
+ * A staff screen opened signed out (a bookmark, a shared link) goes to sign-in, which comes
+ * back to it afterwards; any other path is the 404 page.
+ */
+function SignInOrNotFound() {
+  const [location] = useLocation()
+  const search = useSearch()
+  if (!requiresSignIn(location)) return <NotFound />
+  const target = `${location}${search ? `?${search}` : ''}${window.location.hash}`
+  return <Redirect to={signInHref(target)} replace />
+}
+
 /** Routes a signed-out visitor can open (spec section 2). */
 export function PublicRoutes() {
   return (
@@ -27,7 +41,7 @@ export function PublicRoutes() {
         <Route path={paths.addOns} component={AddOnsPage} />
         <Route path={paths.login} component={LoginPage} />
         <Route>
-          <NotFound />
+          <SignInOrNotFound />
         </Route>
       </Switch>
     </Suspense>

@@ -1,11 +1,13 @@
 import { lazy, Suspense } from 'react'
-import { Redirect, Route, Switch } from 'wouter'
+import { Redirect, Route, Switch, useSearch } from 'wouter'
+import { HospitalStaffOnly, PlatformAccountsOnly } from './components/layout/access-panel'
 import { AppShell } from './components/layout/app-shell'
 import { NotFound } from './components/not-found'
-import { ComingSoon } from './components/ui/coming-soon'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { Spinner } from './components/ui/spinner'
+import { DocumentTitle } from './lib/use-document-title'
 import { paths } from './paths'
+import { afterSignInPath, isHospitalMember, type StaffRoute, staffRoutes } from './staff-routes'
 import { type CurrentUser, mustEnrolTwoFactor } from '@/shared/schemas/auth'
 
 const TwoFactorEnrolmentPage = lazy(() =>
@@ -13,38 +15,43 @@ const TwoFactorEnrolmentPage = lazy(() =>
     default: m.TwoFactorEnrolmentPage,
   })),
 )
-const HomePage = lazy(() =>
-  import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })),
-)
-const PatientsPage = lazy(() =>
-  import('./features/patients/patients-page').then((m) => ({ default: m.PatientsPage })),
-)
-const ManualPatientPage = lazy(() =>
-  import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })),
-)
-const PricingPage = lazy(() =>
-  import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
-)
-const AddOnsPage = lazy(() =>
-  import('./features/marketing/add-ons-page').then((m) => ({ default: m.AddOnsPage })),
-)
 
-/** Screens a later release builds; each shows a plain panel inside the shell. */
-const comingSoon: [string, string][] = [
-  [paths.appointments, 'Appointments'],
-  [paths.billing, 'Billing & Invoices'],
-  [paths.campaigns, 'Marketing Campaigns'],
-  [paths.settings, 'Settings'],
-  [paths.backup, 'Backup Settings'],
-  [paths.superAdmin, 'Super Admin Dashboard'],
-  [paths.faqs, 'FAQ Management'],
-  [paths.leadGeneration, 'Lead Generation'],
-  [paths.liveMonitoring, 'Live Monitoring'],
-  [paths.support, 'Support Tickets'],
-  [paths.admin, 'Admin'],
-]
+/** One screen of the route table: its tab title, then the screen or a "not for you" panel. */
+function StaffScreen({ route, user }: { route: StaffRoute; user: CurrentUser }) {
+  let screen
+  if (route.access === 'hospital' && !isHospitalMember(user)) {
+    screen = <HospitalStaffOnly title={route.title} />
+  } else if (route.access === 'platform' && !user.isSuperAdmin) {
+    screen = <PlatformAccountsOnly title={route.title} />
+  } else {
+    screen = (
+      <Suspense
+        fallback={
+          <div className="flex justify-center p-10">
+            <Spinner className="size-6" />
+          </div>
+        }
+      >
+        {route.render(user)}
+      </Suspense>
+    )
+  }
+  // The title comes first, so a screen may set a more specific one of its own.
+  return (
+    <>
+      <DocumentTitle title={route.title} />
+      {screen}
+    </>
+  )
+}
 
-/** Every signed-in route (spec section 2), inside the app shell. */
+/** After sign-in (the sign-in page's address): the page asked for, or the user's home. */
+function SignedInRedirect({ user }: { user: CurrentUser }) {
+  const search = useSearch()
+  return <Redirect to={afterSignInPath(user, search)} replace />
+}
+
+/** Every signed-in route (spec section 2, staff-routes.tsx), inside the app shell. */
 export function StaffApp({ user }: { user: CurrentUser }) {
   // A platform account without two-factor may only enrol: no shell, no other screen.
   if (mustEnrolTwoFactor(user)) {
@@ -56,37 +63,19 @@ export function StaffApp({ user }: { user: CurrentUser }) {
   }
   return (
     <AppShell user={user}>
-      <Suspense
-        fallback={
-          <div className="flex justify-center p-10">
-            <Spinner className="size-6" />
-          </div>
-        }
-      >
-        <Switch>
-          <Route path={paths.home}>
-            <HomePage user={user} />
+      <Switch>
+        <Route path={paths.login}>
+          <SignedInRedirect user={user} />
+        </Route>
+        {staffRoutes.map((route) => (
+          <Route key={route.path} path={route.path}>
+            <StaffScreen route={route} user={user} />
           </Route>
-          <Route path={paths.dashboard}>
-            <HomePage user={user} />
-          </Route>
-          <Route path={paths.patients} component={PatientsPage} />
-          <Route path={paths.manualPatient} component={ManualPatientPage} />
-          <Route path={paths.pricing} component={PricingPage} />
-          <Route path={paths.addOns} component={AddOnsPage} />
-          <Route path={paths.login}>
-            <Redirect to={paths.home} replace />
-          </Route>
-          {comingSoon.map(([path, title]) => (
-            <Route key={path} path={path}>
-              <ComingSoon title={title} />
-            </Route>
-          ))}
-          <Route>
-            <NotFound />
-          </Route>
-        </Switch>
-      </Suspense>
+        ))}
+        <Route>
+          <NotFound />
+        </Route>
+      </Switch>
     </AppShell>
   )
 }

@@ -134,6 +134,18 @@ export async function login(
   await expect(nav).toBeVisible()
 }
 
+/** Opens the header's account menu (name, role, hospital, Settings, Sign Out). */
+export async function openAccountMenu(page: Page): Promise<void> {
+  await page.getByRole('button', { name: 'Account menu' }).click()
+  await expect(page.getByRole('menu')).toBeVisible()
+}
+
+/** Signs out the way a user does: account menu, then its Sign Out link (to /api/logout). */
+export async function signOut(page: Page): Promise<void> {
+  await openAccountMenu(page)
+  await page.getByRole('menuitem', { name: 'Sign Out' }).click()
+}
+
 /**
  * The newest email the e2e server's sandbox mailer wrote for an address (one text file per
  * message in DATA_DIR/outbox, named so the newest sorts last), waiting for it to arrive.

@@ -1,4 +1,4 @@
-import { expect, login, test } from './fixtures'
+import { expect, login, signOut, test } from './fixtures'
 
 test('sign in, search patients, add one by hand, view details, sign out', async ({ page }) => {
   await login(page)
@@ -67,7 +67,7 @@ test('sign in, search patients, add one by hand, view details, sign out', async 
   await expect(card.getByText('Penicillin, Sulfa drugs')).toBeVisible()
 
   // Sign out returns to the public site.
-  await page.getByRole('link', { name: 'Sign Out' }).click()
+  await signOut(page)
   await expect(page).toHaveURL(/\/$/)
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toHaveCount(0)
   const me = await page.request.get('/api/auth/user')

@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright'
-import { expect, login, test } from './fixtures'
+import { expect, login, signOut, test } from './fixtures'
 
 test('a sign-out link from another site asks first; the button signs out everywhere', async ({
   page,
@@ -30,7 +30,7 @@ test('a sign-out link from another site asks first; the button signs out everywh
 
 test("the app's own Sign Out link signs out at once", async ({ page }) => {
   await login(page, 'viewer@sanjeevani.demo')
-  await page.getByRole('link', { name: 'Sign Out' }).click()
+  await signOut(page)
   await expect(page.getByRole('heading', { name: 'Sign out?' })).toHaveCount(0)
   expect(await page.evaluate(() => fetch('/api/auth/user').then((r) => r.status))).toBe(401)
 })

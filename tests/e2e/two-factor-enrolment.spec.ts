@@ -121,7 +121,7 @@ test('a super admin without two-factor sees only the enrolment screen until it i
   const allowed = await page.request.get('/api/admin/demo-requests')
   expect(allowed.status()).toBe(200)
   await page.getByRole('button', { name: 'Open Menu' }).click()
-  await expect(page.getByRole('link', { name: 'Super Admin' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Super Admin', exact: true })).toBeVisible()
 
   // Signing in again asks for a code from the app.
   await page.goto('/api/logout')

@@ -1,23 +1,29 @@
-import { LogOut, Menu, X } from 'lucide-react'
-import { type ReactNode, useState } from 'react'
+import { Menu, X } from 'lucide-react'
+import { lazy, type ReactNode, Suspense, useState } from 'react'
 import { Button } from '@/client/components/ui/button'
-import { serverPaths } from '@/client/paths'
+import { displayName } from '@/client/lib/display-name'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import { roleLabels } from '@/shared/roles'
 import { SIDEBAR_OPEN_MIN_WIDTH } from './nav-items'
+import { AvatarButtonPlaceholder } from './avatar'
 import { Sidebar } from './sidebar'
+
+// The menu (Radix, with its positioning code) loads beside the page instead of before the shell.
+const UserMenu = lazy(() => import('./user-menu').then((m) => ({ default: m.UserMenu })))
 
 function isWide(): boolean {
   return typeof window !== 'undefined' && window.innerWidth >= SIDEBAR_OPEN_MIN_WIDTH
 }
 
-export function displayName(user: CurrentUser): string {
-  return user.firstName ?? user.username ?? 'User'
-}
-
-/** The signed-in frame: sidebar, top bar with the user and Sign Out, and the page. */
+/**
+ * The signed-in frame: sidebar, top bar with the hospital, the user and the account menu,
+ * and the page. Nothing in it may push the page wider than the screen: long names truncate
+ * (full text on hover) and the page column can shrink (min-w-0).
+ */
 export function AppShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const [open, setOpen] = useState(isWide)
+  const hospital = user.hospitalName ?? 'Arogya CRM platform'
+  const who = `${displayName(user)} · ${roleLabels[user.role]}`
   return (
     <div className="flex min-h-screen">
       <Sidebar
@@ -40,6 +46,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
           <Button
             variant="ghost"
             size="icon"
+            className="shrink-0"
             onClick={() => setOpen((o) => !o)}
             aria-label={open ? 'Close Menu' : 'Open Menu'}
             aria-expanded={open}
@@ -48,21 +55,18 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             {open ? <X aria-hidden="true" /> : <Menu aria-hidden="true" />}
           </Button>
           <div className="min-w-0 flex-1">
-            <p className="truncate text-sm font-semibold">
-              {user.hospitalName ?? 'Arogya CRM platform'}
+            <p className="truncate text-sm font-semibold" title={hospital}>
+              {hospital}
             </p>
-            <p className="truncate text-xs text-slate-500">
-              {displayName(user)} · {roleLabels[user.role]}
+            <p className="truncate text-xs text-slate-600" title={who}>
+              {who}
             </p>
           </div>
-          <Button variant="outline" size="sm" asChild>
-            <a href={serverPaths.logout}>
-              <LogOut aria-hidden="true" />
-              Sign Out
-            </a>
-          </Button>
+          <Suspense fallback={<AvatarButtonPlaceholder user={user} />}>
+            <UserMenu user={user} />
+          </Suspense>
         </header>
-        <main className="mx-auto w-full max-w-6xl flex-1 p-4 md:p-6">{children}</main>
+        <main className="mx-auto w-full max-w-6xl min-w-0 flex-1 p-4 md:p-6">{children}</main>
       </div>
     </div>
   )

@@ -3,7 +3,8 @@ import type { HTMLAttributes } from 'react'
 import { cn } from '@/client/lib/cn'
 
 const badgeVariants = cva(
-  'inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium',
+  // max-w-full + overflow-wrap: a long unbroken label wraps inside its parent, never widens it.
+  'inline-flex max-w-full min-w-0 items-center rounded-full px-2.5 py-0.5 text-xs font-medium [overflow-wrap:anywhere]',
   {
     variants: {
       variant: {

@@ -24,20 +24,21 @@ export function Dialog({
         <D.Overlay className="fixed inset-0 z-40 bg-slate-900/50" />
         <D.Content
           className={cn(
-            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-y-auto rounded-lg bg-white p-6 shadow-xl',
+            // Long unbroken text (names, emails, URLs) wraps: the dialog never scrolls sideways.
+            'fixed top-1/2 left-1/2 z-50 max-h-[90vh] w-[calc(100%-2rem)] max-w-2xl -translate-x-1/2 -translate-y-1/2 overflow-x-hidden overflow-y-auto rounded-lg bg-white p-4 shadow-xl [overflow-wrap:anywhere] sm:p-6',
             className,
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
-            <div>
+            <div className="min-w-0">
               <D.Title className="text-lg font-semibold">{title}</D.Title>
               {description ? (
                 <D.Description className="mt-1 text-sm text-slate-600">{description}</D.Description>
               ) : null}
             </div>
             <D.Close
-              className="rounded-md p-1 text-slate-500 hover:bg-slate-100"
+              className="shrink-0 rounded-md p-1 text-slate-500 hover:bg-slate-100"
               aria-label="Close"
             >
               <X className="size-5" aria-hidden="true" />

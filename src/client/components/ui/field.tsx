@@ -17,7 +17,7 @@ export function Field({
   children: ReactNode
 }) {
   return (
-    <div className="space-y-1.5">
+    <div className="min-w-0 space-y-1.5 [overflow-wrap:anywhere]">
       <label htmlFor={id} className="block text-sm font-medium text-slate-800">
         {label}
         {required ? <span className="text-red-600"> *</span> : null}

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query'
 import { useEffect, useRef, useState } from 'react'
-import { Link, useLocation, useSearch } from 'wouter'
+import { Link, useSearch } from 'wouter'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
 import { paths } from '@/client/paths'
 import { getUserQueryOptions } from '@/client/lib/current-user'
@@ -14,7 +14,6 @@ export function LoginPage() {
   const search = useSearch()
   const signup = new URLSearchParams(search).get('mode') === 'signup'
   const queryClient = useQueryClient()
-  const [, navigate] = useLocation()
   const [sent, setSent] = useState<TrialSent | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   // Leaving sign-up ("Back to sign in", "Sign in") forgets the sent sign-up.
@@ -32,9 +31,10 @@ export function LoginPage() {
     heading.current?.focus()
   }, [checking])
 
+  // Once the user is known the staff app takes over this address and sends them on: to the
+  // page they asked for (?next=, this site only), else their home (staff-routes.tsx).
   async function signedIn() {
     await queryClient.resetQueries(getUserQueryOptions())
-    navigate(paths.home, { replace: true })
   }
 
   return (

@@ -1,12 +1,13 @@
 import { UserPlus, Users } from 'lucide-react'
 import { Link } from 'wouter'
 import { Card, CardContent } from '@/client/components/ui/card'
+import { displayName } from '@/client/lib/display-name'
 import { paths } from '@/client/paths'
 import type { CurrentUser } from '@/shared/schemas/auth'
 
 /** Signed-in home. The lead dashboard arrives in a later release. */
 export function HomePage({ user }: { user: CurrentUser }) {
-  const name = user.firstName ?? user.username ?? 'User'
+  const name = displayName(user)
   const shortcuts = [
     {
       href: paths.patients,
@@ -22,8 +23,8 @@ export function HomePage({ user }: { user: CurrentUser }) {
     },
   ]
   return (
-    <div className="space-y-6">
-      <div>
+    <div className="min-w-0 space-y-6">
+      <div className="min-w-0 [overflow-wrap:anywhere]">
         <h1 className="text-2xl font-bold">Welcome back, {name}!</h1>
         <p className="text-slate-600">
           {user.hospitalName ?? 'Arogya CRM platform administration'}
@@ -34,8 +35,8 @@ export function HomePage({ user }: { user: CurrentUser }) {
           <Link key={s.href} href={s.href} className="block rounded-lg focus-visible:outline-2">
             <Card className="h-full transition-shadow hover:shadow-md">
               <CardContent className="flex items-center gap-4 p-5">
-                <s.icon className="size-8 text-brand-700" aria-hidden="true" />
-                <div>
+                <s.icon className="size-8 shrink-0 text-brand-700" aria-hidden="true" />
+                <div className="min-w-0">
                   <p className="font-semibold">{s.label}</p>
                   <p className="text-sm text-slate-600">{s.text}</p>
                 </div>

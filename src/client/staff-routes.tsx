@@ -1,0 +1,104 @@
+import { lazy, type ReactNode } from 'react'
+import { ComingSoon } from './components/ui/coming-soon'
+import { safeNextPath } from './lib/next-path'
+import { paths } from './paths'
+import type { AppPath } from '@/shared/app-routes'
+import type { CurrentUser } from '@/shared/schemas/auth'
+
+const HomePage = lazy(() =>
+  import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })),
+)
+const PatientsPage = lazy(() =>
+  import('./features/patients/patients-page').then((m) => ({ default: m.PatientsPage })),
+)
+const ManualPatientPage = lazy(() =>
+  import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })),
+)
+const PricingPage = lazy(() =>
+  import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
+)
+const AddOnsPage = lazy(() =>
+  import('./features/marketing/add-ons-page').then((m) => ({ default: m.AddOnsPage })),
+)
+
+/**
+ * Who a screen is for. 'hospital': a hospital's staff (a platform account, which belongs to
+ * no hospital, is told so instead); 'platform': super admins; 'everyone': any signed-in user.
+ */
+export type RouteAccess = 'hospital' | 'platform' | 'everyone'
+
+export interface StaffRoute {
+  path: AppPath
+  /** The tab reads '<title> · Arogya CRM' while the screen shows. */
+  title: string
+  access: RouteAccess
+  render: (user: CurrentUser) => ReactNode
+}
+
+const comingSoon = (path: AppPath, title: string, access: RouteAccess): StaffRoute => ({
+  path,
+  title,
+  access,
+  render: () => <ComingSoon title={title} />,
+})
+
+/** Every signed-in screen (spec section 2), with its tab title and who it is for. */
+export const staffRoutes: readonly StaffRoute[] = [
+  {
+    path: paths.home,
+    title: 'Dashboard',
+    access: 'hospital',
+    render: (user) => <HomePage user={user} />,
+  },
+  {
+    path: paths.dashboard,
+    title: 'Dashboard',
+    access: 'hospital',
+    render: (user) => <HomePage user={user} />,
+  },
+  { path: paths.patients, title: 'Patients', access: 'hospital', render: () => <PatientsPage /> },
+  {
+    path: paths.manualPatient,
+    title: 'Manual Entry',
+    access: 'hospital',
+    render: () => <ManualPatientPage />,
+  },
+  comingSoon(paths.appointments, 'Appointments', 'hospital'),
+  comingSoon(paths.billing, 'Billing & Invoices', 'hospital'),
+  comingSoon(paths.campaigns, 'Marketing Campaigns', 'hospital'),
+  comingSoon(paths.leadGeneration, 'Lead Generation', 'hospital'),
+  comingSoon(paths.liveMonitoring, 'Live Monitoring', 'hospital'),
+  comingSoon(paths.faqs, 'FAQ Management', 'hospital'),
+  comingSoon(paths.support, 'Support Tickets', 'hospital'),
+  comingSoon(paths.backup, 'Backup Settings', 'hospital'),
+  comingSoon(paths.admin, 'Admin', 'everyone'),
+  comingSoon(paths.settings, 'Settings', 'everyone'),
+  {
+    path: paths.superAdmin,
+    title: 'Super Admin Dashboard',
+    access: 'platform',
+    render: () => (
+      <ComingSoon
+        title="Super Admin Dashboard"
+        text="Hospitals, users, onboarding and platform revenue will be managed here."
+      />
+    ),
+  },
+  { path: paths.pricing, title: 'Pricing', access: 'everyone', render: () => <PricingPage /> },
+  { path: paths.addOns, title: 'Add-ons', access: 'everyone', render: () => <AddOnsPage /> },
+]
+
+/** A platform account belongs to no hospital. */
+export function isHospitalMember(user: CurrentUser): boolean {
+  return user.hospitalId !== null
+}
+
+/**
+ * Where sign-in leads: back to the page the visitor asked for (`next`, this site only), else
+ * the dashboard, or the Super Admin Dashboard for a platform account.
+ */
+export function afterSignInPath(user: CurrentUser, search: string): string {
+  const next = safeNextPath(new URLSearchParams(search).get('next'))
+  if (next) return next
+  return isHospitalMember(user) ? paths.home : paths.superAdmin
+}
