@@ -141,7 +141,7 @@ describe('registering a route', () => {
       expect(() =>
         fresh.app.post('/api/guarded', { config: { access: { kind: 'authed' } } }, handler),
       ).not.toThrow()
-      expect(() => fresh.app.get('/healthz', handler)).not.toThrow()
+      expect(() => fresh.app.get('/outside-the-api', handler)).not.toThrow()
       await expect(
         fresh.app.register(async (child) => {
           child.get('/api/in-a-plugin', handler)
