@@ -64,6 +64,9 @@ const envShape = z.object({
    */
   DATABASE_MIGRATION_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
+  /** Embedded database snapshots (daily and at clean shutdown); default <DATA_DIR>-snapshots. */
+  SNAPSHOT_DIR: z.string().optional(),
+  SNAPSHOT_KEEP: z.coerce.number().int().min(1).max(365).default(7),
   /** Default: on, except with NODE_ENV=production, where it must be asked for explicitly. */
   SEED_DEMO: boolString.optional(),
   DEMO_PASSWORD: z.string().min(8).max(128).default('arogya-demo-2026'),

@@ -3,6 +3,7 @@ import { buildApp } from './app'
 import { PRIVATE_UMASK, prepareDataDir } from './data-dir'
 import { openDatabase } from './db/client'
 import { demoLogins, seedDemo } from './db/seed/demo'
+import { listSnapshots, takeSnapshot } from './db/snapshots'
 import { loadEnv } from './env'
 import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
@@ -21,10 +22,21 @@ if (env.SEED_DEMO_IN_PRODUCTION) {
   )
 }
 
+const snapshotDir = env.SNAPSHOT_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}-snapshots`
 const database = await openDatabase({
   databaseUrl: env.DATABASE_URL,
   migrationUrl: env.DATABASE_MIGRATION_URL,
   dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR,
+}).catch((error: unknown) => {
+  if (env.DATABASE_URL) throw error
+  const last = listSnapshots(snapshotDir).at(-1)
+  console.error(
+    `\nThe embedded database in ${env.DATA_DIR} could not be opened: ${error instanceof Error ? error.message : String(error)}\n` +
+      (last
+        ? `Restore the last snapshot with:  npm run db:restore -- ${last}\n(the damaged folder is kept beside it)`
+        : `No snapshot was found in ${snapshotDir}.`),
+  )
+  process.exit(1)
 })
 const { app, auth, drain } = await buildApp({
   database,
@@ -46,6 +58,18 @@ if (env.SEED_DEMO && (await seedDemo(database.db, auth, env.DEMO_PASSWORD))) {
   app.log.info('Seeded demo data')
 }
 
+/** Embedded database: a snapshot a day and one at each clean shutdown (db/snapshots.ts). */
+async function snapshot() {
+  try {
+    const path = await takeSnapshot(database, snapshotDir, env.SNAPSHOT_KEEP)
+    app.log.info(`snapshot written: ${path}`)
+  } catch (error) {
+    app.log.error({ err: error }, 'snapshot failed')
+  }
+}
+const daily = setInterval(() => void (database.dump ? snapshot() : undefined), 24 * 3600 * 1000)
+daily.unref()
+
 /** In-flight requests get this long to finish after SIGTERM before the database closes. */
 const DRAIN_MS = 10_000
 
@@ -60,11 +84,13 @@ async function shutdown(signal: string) {
   stopping = true
   app.log.info(`${signal}: finishing in-flight requests, then stopping`)
   drain()
+  clearInterval(daily)
   const closed = app.close().then(() => 'closed' as const)
   const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), DRAIN_MS).unref())
   if ((await Promise.race([closed, late])) === 'late') {
     app.log.warn(`requests still running after ${DRAIN_MS / 1000} s; stopping anyway`)
   }
+  if (database.dump) await snapshot()
   await database.close()
   process.exit(0)
 }

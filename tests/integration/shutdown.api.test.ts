@@ -108,7 +108,7 @@ afterAll(async () => {
 
 async function environment(): Promise<Record<string, string>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'arogya-sigterm-'))
-  dirs.push(dataDir)
+  dirs.push(dataDir, `${dataDir}-snapshots`)
   const base = {
     DATA_DIR: dataDir,
     SEED_DEMO: 'true',

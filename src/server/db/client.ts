@@ -26,6 +26,8 @@ export interface Database {
   db: AppDb
   driver: 'pglite' | 'postgres'
   close: () => Promise<void>
+  /** Embedded only: a gzipped tarball of the whole data directory, taken consistently. */
+  dump?: () => Promise<Uint8Array>
 }
 
 const migrationsFolder = join(projectRoot, 'drizzle')
@@ -40,6 +42,8 @@ export interface DatabaseOptions {
   migrationUrl?: string | undefined
   /** PGlite data directory; when absent (and no URL), an in-memory database. */
   dataDir?: string | undefined
+  /** Embedded only: start a new data directory from a snapshot (db/snapshots.ts). */
+  restoreFrom?: Uint8Array | undefined
 }
 
 /** Opens the database and applies committed migrations. */
@@ -59,8 +63,17 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     return { db, driver: 'postgres', close: () => pool.end() }
   }
   if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
-  const client = await PGlite.create({ dataDir: options.dataDir, extensions: { pg_trgm } })
+  const client = await PGlite.create({
+    dataDir: options.dataDir,
+    extensions: { pg_trgm },
+    ...(options.restoreFrom ? { loadDataDir: new Blob([Buffer.from(options.restoreFrom)]) } : {}),
+  })
   const db = drizzlePglite(client, { schema }) as unknown as AppDb
   await migratePglite(db as never, { migrationsFolder })
-  return { db, driver: 'pglite', close: () => client.close() }
+  return {
+    db,
+    driver: 'pglite',
+    close: () => client.close(),
+    dump: async () => new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()),
+  }
 }
