@@ -176,7 +176,7 @@ describe('GET /api/auth/user', () => {
     expect(user).toMatchObject({
       email: demoEmail('doctor'),
       role: 'doctor',
-      firstName: 'Dr. Rajesh',
+      firstName: 'Rajesh',
       lastName: 'Iyer',
       isActive: true,
       status: 'active',

@@ -58,12 +58,21 @@ describe('GET /api/patients', () => {
     expect(all.every((x) => x.hospitalId === hospitalId)).toBe(true)
   })
 
-  it('orders by name, then id, in the database’s collation', async () => {
+  it('orders newest first by default, then by id', async () => {
+    const rows = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id::text as id from patients where hospital_id = ${hospitalId} order by created_at desc, id desc`,
+    )
+    expect(all.map((x) => x.id)).toEqual(rows.map((r) => r.id))
+  })
+
+  it('orders by name, then id, in the database’s collation, with sort=name', async () => {
     const rows = await queryRows<{ id: string }>(
       t.db,
       sql`select id::text as id from patients where hospital_id = ${hospitalId} order by name, id`,
     )
-    expect(all.map((x) => x.id)).toEqual(rows.map((r) => r.id))
+    const byName = patientsOf(await listPatients(t.app, cookie, '?limit=500&sort=name'))
+    expect(byName.map((x) => x.id)).toEqual(rows.map((r) => r.id))
   })
 
   it('pages through all patients with limit and cursor, without duplicates or gaps', async () => {
@@ -127,7 +136,8 @@ describe('GET /api/patients', () => {
     expect(issuePaths(await listPatients(t.app, cookie, '?search=a%00b'))).toEqual(['search'])
     // Invalid UTF-8 in the URL is decoded as replacement characters: a search like any other.
     expect(patientsOf(await listPatients(t.app, cookie, '?search=%ED%A0%80'))).toEqual([])
-    expect(issuePaths(await listPatients(t.app, cookie, '?sort=name'))).toEqual(['query'])
+    expect(issuePaths(await listPatients(t.app, cookie, '?sort=oldest'))).toEqual(['sort'])
+    expect(issuePaths(await listPatients(t.app, cookie, '?order=name'))).toEqual(['query'])
     expectError(await listPatients(t.app, cookie, `?search=${'x'.repeat(201)}`), 400, 'VALIDATION')
     expectError(await listPatients(t.app, cookie, '?search=a&search=b'), 400, 'VALIDATION')
   })

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
 import {
   createPatientInput,
+  dateOfBirthToStore,
+  estimatedDateOfBirth,
+  formatPatientNumber,
+  patientNumberPrefix,
+  phoneMatchesQuery,
   listPatientsQuery,
   patient,
-  splitName,
   updatePatientInput,
 } from './patients'
 
@@ -159,24 +163,24 @@ describe('listPatientsQuery', () => {
     expect(listPatientsQuery.safeParse({ limit: '0' }).success).toBe(false)
     expect(listPatientsQuery.safeParse({ limit: '501' }).success).toBe(false)
     expect(listPatientsQuery.safeParse({ limit: 'ten' }).success).toBe(false)
-    expect(listPatientsQuery.safeParse({ sort: 'name' }).success).toBe(false)
+    expect(listPatientsQuery.safeParse({ order: 'name' }).success).toBe(false)
+  })
+
+  it('sorts by recent or name only', () => {
+    expect(listPatientsQuery.parse({ sort: 'name' })).toEqual({ sort: 'name' })
+    expect(listPatientsQuery.parse({ sort: 'recent' })).toEqual({ sort: 'recent' })
+    expect(listPatientsQuery.parse({})).toEqual({})
+    expect(listPatientsQuery.safeParse({ sort: 'oldest' }).success).toBe(false)
+    expect(listPatientsQuery.safeParse({ sort: ['name'] }).success).toBe(false)
   })
 })
 
-describe('splitName and the response shape', () => {
-  it('splits a full name into first and last', () => {
-    expect(splitName('Meera Joshi')).toEqual({ firstName: 'Meera', lastName: 'Joshi' })
-    expect(splitName('  Dr.  Rajesh   Iyer ')).toEqual({
-      firstName: 'Dr.',
-      lastName: 'Rajesh Iyer',
-    })
-    expect(splitName('Madonna')).toEqual({ firstName: 'Madonna', lastName: '' })
-  })
-
+describe('the response shape', () => {
   it('describes a stored patient', () => {
     const row = {
       id: 'p1',
       hospitalId: 'h1',
+      patientNumber: 'SMH-000001',
       name: 'A B',
       firstName: 'A',
       lastName: 'B',
@@ -184,6 +188,7 @@ describe('splitName and the response shape', () => {
       phone: '+919876543210',
       gender: null,
       dateOfBirth: null,
+      dateOfBirthEstimated: false,
       address: null,
       emergencyContact: null,
       insuranceProvider: null,
@@ -195,5 +200,109 @@ describe('splitName and the response shape', () => {
       updatedAt: new Date().toISOString(),
     }
     expect(patient.parse(row)).toEqual(row)
+  })
+})
+
+describe('patient numbers', () => {
+  it.each([
+    ['Sanjeevani Multispeciality Hospital, Pune', 'SMH'],
+    ['Smile Dental Clinic, Bengaluru', 'SDC'],
+    ['City Hospital', 'CH'],
+    ['Apollo', 'APO'],
+    ['Apollo, Chennai', 'APO'],
+    ['Institute of Child Health and Hospital for Children', 'ICHH'],
+    ['The Heart Care Centre', 'HCC'],
+    ["Dr. Sharma's Eye Clinic", 'DSEC'],
+    ['24x7 Care Clinic', 'CC'],
+    ['श्री अस्पताल', 'PT'],
+    ['', 'PT'],
+    [', Pune', 'PT'],
+    ['A1', 'A'],
+  ])('derives the prefix of %j as %s', (name, prefix) => {
+    expect(patientNumberPrefix(name)).toBe(prefix)
+  })
+
+  it('pads to 6 digits and grows past 999999', () => {
+    expect(formatPatientNumber('SMH', 12)).toBe('SMH-000012')
+    expect(formatPatientNumber('SMH', 999_999)).toBe('SMH-999999')
+    expect(formatPatientNumber('SMH', 1_000_000)).toBe('SMH-1000000')
+  })
+})
+
+describe('ageYears instead of a date of birth', () => {
+  it('accepts a whole number of years from 0 to 130, as a number or digits', () => {
+    expect(
+      createPatientInput.parse({ ...specPayload, dateOfBirth: null, ageYears: 42 }),
+    ).toMatchObject({ ageYears: 42, dateOfBirth: null })
+    expect(
+      createPatientInput.parse({ name: 'A', phone: '9876543210', ageYears: '7' }).ageYears,
+    ).toBe(7)
+    expect(createPatientInput.parse({ name: 'A', phone: '9876543210', ageYears: 0 }).ageYears).toBe(
+      0,
+    )
+    for (const bad of [-1, 131, 4.5, 'forty', '', '1e2', true])
+      expect(
+        issuesOf(createPatientInput.safeParse({ name: 'A', phone: '9876543210', ageYears: bad })),
+        String(bad),
+      ).toEqual([
+        { path: 'ageYears', message: 'Age must be a whole number of years from 0 to 130' },
+      ])
+  })
+
+  it('refuses a date of birth and an age together', () => {
+    const both = { name: 'A', phone: '9876543210', dateOfBirth: '1990-01-01', ageYears: 30 }
+    expect(issuesOf(createPatientInput.safeParse(both))).toEqual([
+      { path: 'ageYears', message: 'Give either a date of birth or an age, not both' },
+    ])
+    expect(updatePatientInput.safeParse({ dateOfBirth: '1990-01-01', ageYears: 30 }).success).toBe(
+      false,
+    )
+    expect(updatePatientInput.parse({ dateOfBirth: null, ageYears: 30 })).toEqual({
+      dateOfBirth: null,
+      ageYears: 30,
+    })
+  })
+
+  it('estimates the date of birth from today in India', () => {
+    // 20:00 UTC on 31 Dec 2025 is already 1 Jan 2026 in Asia/Kolkata.
+    expect(estimatedDateOfBirth(40, new Date('2025-12-31T20:00:00Z'))).toBe('1986-01-01')
+    expect(estimatedDateOfBirth(40, new Date('2025-12-31T10:00:00Z'))).toBe('1985-12-31')
+    expect(estimatedDateOfBirth(1, new Date('2024-02-29T06:00:00Z'))).toBe('2023-02-28')
+    expect(estimatedDateOfBirth(0, new Date('2026-03-15T06:00:00Z'))).toBe('2026-03-15')
+  })
+
+  it('stores an estimate for an age and clears the flag for a date', () => {
+    const today = new Date('2026-03-15T06:00:00Z')
+    expect(dateOfBirthToStore({ ageYears: 30 }, today)).toEqual({
+      dateOfBirth: '1996-03-15',
+      dateOfBirthEstimated: true,
+    })
+    expect(dateOfBirthToStore({ dateOfBirth: '1990-01-01' }, today)).toEqual({
+      dateOfBirth: '1990-01-01',
+      dateOfBirthEstimated: false,
+    })
+    expect(dateOfBirthToStore({ dateOfBirth: null, ageYears: null }, today)).toEqual({
+      dateOfBirth: null,
+      dateOfBirthEstimated: false,
+    })
+    expect(dateOfBirthToStore({}, today)).toBeUndefined()
+  })
+})
+
+describe('phones of patients', () => {
+  it.each(['1234567890', '5555555555', '+91 12345 67890', '020 2550 1234'])(
+    'refuses %j with the mobile message',
+    (phone) => {
+      expect(issuesOf(createPatientInput.safeParse({ name: 'A', phone }))).toEqual([
+        { path: 'phone', message: 'Enter a valid mobile number, e.g. 98765 43210' },
+      ])
+    },
+  )
+
+  it('checks the duplicate query the same way', () => {
+    expect(phoneMatchesQuery.parse({ phone: '098765 43210' })).toEqual({ phone: '+919876543210' })
+    expect(phoneMatchesQuery.safeParse({ phone: '1234567890' }).success).toBe(false)
+    expect(phoneMatchesQuery.safeParse({ phone: '9876543210', excludeId: 'x' }).success).toBe(false)
+    expect(phoneMatchesQuery.safeParse({ phone: '9876543210', other: 1 }).success).toBe(false)
   })
 })

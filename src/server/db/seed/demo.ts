@@ -1,11 +1,14 @@
-import { count } from 'drizzle-orm'
+import { count, eq } from 'drizzle-orm'
 import type { Auth } from '../../auth/auth'
 import { insertCredentialUser } from '../../auth/credential-user'
 import type { AppDb } from '../client'
+import { user } from '../schema/auth'
 import { hospitals } from '../schema/hospitals'
 import { patients } from '../schema/patients'
 import { withPlatform, withTenant } from '../tenant'
 import { staffRoles } from '../../../shared/roles'
+import { splitName } from '../../../shared/names'
+import { createPatientNumberCounter } from '../../modules/patients/patient-numbers'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -37,12 +40,13 @@ export const demoHospitals = [
   },
 ]
 
-const staffNames: Record<string, [string, string]> = {
-  admin: ['Anita', 'Kulkarni'],
-  doctor: ['Dr. Rajesh', 'Iyer'],
-  nurse: ['Sunita', 'Pawar'],
-  receptionist: ['Pooja', 'Shetty'],
-  viewer: ['Vikas', 'Rao'],
+/** Full names as people write them; a title stays in the name, never in the first name. */
+const staffNames: Record<string, string> = {
+  admin: 'Anita Kulkarni',
+  doctor: 'Dr. Rajesh Iyer',
+  nurse: 'Sunita Pawar',
+  receptionist: 'Pooja Shetty',
+  viewer: 'Vikas Rao',
 }
 
 export const PATIENTS_PER_DEMO_HOSPITAL = 60
@@ -59,8 +63,8 @@ async function createUser(
   auth: Auth,
   fields: {
     email: string
-    firstName: string
-    lastName: string
+    /** 'Dr. Rajesh Iyer' is stored as name 'Dr. Rajesh Iyer', first name 'Rajesh', last 'Iyer'. */
+    name: string
     role: string
     hospitalId: string | null
     isSuperAdmin?: boolean
@@ -69,7 +73,17 @@ async function createUser(
 ): Promise<void> {
   const ctx = await auth.$context
   const hash = await ctx.password.hash(password)
-  await withPlatform(db, (tx) => insertCredentialUser(tx, { ...fields, emailVerified: true }, hash))
+  const { name, ...rest } = fields
+  const { firstName, lastName } = splitName(name)
+  await withPlatform(db, async (tx) => {
+    const id = await insertCredentialUser(
+      tx,
+      { ...rest, firstName, lastName, emailVerified: true },
+      hash,
+    )
+    // insertCredentialUser names the user 'first last'; keep the title in the full name.
+    await tx.update(user).set({ name }).where(eq(user.id, id))
+  })
 }
 
 /** Seeds the demo data on an empty database. Returns false when data already exists. */
@@ -82,8 +96,7 @@ export async function seedDemo(db: AppDb, auth: Auth, password: string): Promise
     auth,
     {
       email: 'superadmin@arogya.demo',
-      firstName: 'Platform',
-      lastName: 'Admin',
+      name: 'Platform Admin',
       role: 'super_admin',
       hospitalId: null,
       isSuperAdmin: true,
@@ -101,11 +114,15 @@ export async function seedDemo(db: AppDb, auth: Auth, password: string): Promise
     )
     if (!row) throw new Error('seed: hospital not created')
     for (const role of staffRoles) {
-      const [firstName, lastName] = staffNames[role] ?? ['Staff', 'Member']
       await createUser(
         db,
         auth,
-        { email: `${role}@${key}.demo`, firstName, lastName, role, hospitalId: row.id },
+        {
+          email: `${role}@${key}.demo`,
+          name: staffNames[role] ?? 'Staff Member',
+          role,
+          hospitalId: row.id,
+        },
         password,
       )
     }
@@ -115,6 +132,7 @@ export async function seedDemo(db: AppDb, auth: Auth, password: string): Promise
       createRng(2026 + index),
       region,
     )
+    await createPatientNumberCounter({ db, hospitalId: row.id, hospitalName: h.name })
     await withTenant(db, { hospitalId: row.id, userId: null }, (tx) =>
       tx.insert(patients).values(rows),
     )

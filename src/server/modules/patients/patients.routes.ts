@@ -3,11 +3,14 @@ import { NEXT_CURSOR_HEADER, uuidParam } from '../../../shared/schemas/common'
 import {
   createPatientInput,
   listPatientsQuery,
+  phoneMatchesQuery,
+  TOTAL_COUNT_HEADER,
   updatePatientInput,
 } from '../../../shared/schemas/patients'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import { findPhoneMatches } from './patients.search'
 import { createPatient, getPatient, listPatients, updatePatient } from './patients.service'
 
 export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
@@ -23,7 +26,15 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
       ...query,
     })
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor)
+    void reply.header(TOTAL_COUNT_HEADER, String(page.total))
     return page.items
+  })
+
+  // Before /:id in the source for readers; Fastify matches the static path first anyway.
+  app.get('/api/patients/duplicates', read, async (req) => {
+    const who = actingMember(req)
+    const query = parse(phoneMatchesQuery, req.query, 'query')
+    return findPhoneMatches({ db, ...who, ...query })
   })
 
   app.get('/api/patients/:id', read, async (req) => {

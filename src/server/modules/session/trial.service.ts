@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { z } from 'zod'
 import type { trialSignUpInput } from '../../../shared/schemas/auth'
-import { splitName } from '../../../shared/schemas/patients'
+import { splitName } from '../../../shared/names'
 import type { Auth } from '../../auth/auth'
 import { insertCredentialUser } from '../../auth/credential-user'
 import { existingAccountEmail } from '../../auth/verification-email'
@@ -10,6 +10,7 @@ import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
 import type { Mailer } from '../../integrations/email/mailer'
+import { createPatientNumberCounter } from '../patients/patient-numbers'
 import { recordSecurityEvent } from '../security/security-log'
 
 export const TRIAL_DAYS = 14
@@ -82,7 +83,7 @@ async function createTrialAccount(
 ): Promise<'created' | 'exists'> {
   const { firstName, lastName } = splitName(input.name)
   try {
-    return await withPlatform(db, async (tx) => {
+    const created = await withPlatform(db, async (tx) => {
       const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, input.email))
       if (taken) return 'exists' as const
       const [hospital] = await tx
@@ -98,7 +99,7 @@ async function createTrialAccount(
         })
         .returning({ id: hospitals.id })
       if (!hospital) throw new Error('trial: hospital not created')
-      await insertCredentialUser(
+      const userId = await insertCredentialUser(
         tx,
         {
           email: input.email,
@@ -111,8 +112,19 @@ async function createTrialAccount(
         },
         passwordHash,
       )
-      return 'created' as const
+      // A title ('Dr. Meera Kulkarni') is not a first name, but it stays in the full name.
+      if (input.name !== `${firstName} ${lastName}`.trim())
+        await tx.update(user).set({ name: input.name }).where(eq(user.id, userId))
+      return { hospitalId: hospital.id }
     })
+    if (created === 'exists') return created
+    // Its own (tenant) transaction; should it never run, the first patient starts a 'PT' counter.
+    await createPatientNumberCounter({
+      db,
+      hospitalId: created.hospitalId,
+      hospitalName: input.hospitalName,
+    })
+    return 'created'
   } catch (error) {
     // Two sign-ups with one address at the same moment: the second finds it taken.
     if (isUniqueViolation(error)) return 'exists'
