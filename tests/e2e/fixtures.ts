@@ -184,3 +184,35 @@ export function verifyEmailPath(email: string): string {
 
 export const test = base
 export { expect }
+
+/** The page does not scroll sideways (its content fits the window's width). */
+export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - window.innerWidth,
+  )
+  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0)
+}
+
+/** A patient added through the API as the signed-in user (POST /api/patients/manual). */
+export async function createPatientViaApi(
+  page: Page,
+  data: Record<string, unknown>,
+): Promise<{ id: string; name: string; patientNumber: string; phone: string }> {
+  const origin = new URL(page.url()).origin
+  const response = await page.request.post('/api/patients/manual', {
+    data,
+    headers: { origin },
+  })
+  expect(response.status(), await response.text()).toBe(201)
+  return (await response.json()) as {
+    id: string
+    name: string
+    patientNumber: string
+    phone: string
+  }
+}
+
+/** A valid Indian mobile number no other test uses ('9' and 9 random digits). */
+export function randomMobile(): string {
+  return `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`
+}

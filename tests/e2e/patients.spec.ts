@@ -25,7 +25,7 @@ test('sign in, search patients, add one by hand, view details, sign out', async 
   await page.getByLabel('Full Name').fill('Ishaan Kulkarni-Test')
   await page.getByLabel('Phone').fill('098765 43210')
   await page.getByLabel('Email').fill('ishaan.k@example.in')
-  await page.getByLabel('Date of Birth').fill('1990-04-15')
+  await page.getByLabel('Date of Birth').fill('15/04/1990')
   await page.getByLabel('Gender').selectOption('male')
   await page.getByLabel('Address').fill('12, FC Road, Shivajinagar, Pune 411005')
   await page.getByLabel('Medical History').fill('Hypertension')

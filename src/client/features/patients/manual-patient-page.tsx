@@ -1,11 +1,20 @@
+import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
+import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useCreatePatient } from './api/create-patient'
+import { DuplicatePhoneWarning } from './components/duplicate-phone-warning'
+import { PatientDetailsDialog, type Viewing } from './components/patient-details-dialog'
 import { PatientFormFields } from './components/patient-form-fields'
-import { emptyPatientForm, REQUIRED_FIELDS_MESSAGE, toPayload } from './patient-form'
+import {
+  createPayload,
+  emptyPatientForm,
+  isFormEmpty,
+  REQUIRED_FIELDS_MESSAGE,
+} from './patient-form'
 import { usePatientForm } from './use-patient-form'
 
 /** /manual-patient: add a patient by hand (roles that may add patients). */
@@ -30,11 +39,14 @@ export function ManualPatientPage() {
 function ManualPatientForm() {
   const { form, showServerErrors } = usePatientForm()
   const create = useCreatePatient()
+  const [confirmingClear, setConfirmingClear] = useState(false)
+  const [viewing, setViewing] = useState<Viewing | null>(null)
+  const clear = () => form.reset(emptyPatientForm)
 
   const onValid = form.handleSubmit(
     async (values) => {
       try {
-        const created = await create.mutateAsync(toPayload(values, 'create'))
+        const created = await create.mutateAsync(createPayload(values))
         toast.success(
           'Patient Added Successfully!',
           `${created.firstName} ${created.lastName}`.trim() + ' has been added to the system.',
@@ -67,15 +79,20 @@ function ManualPatientForm() {
       </div>
       <form onSubmit={(e) => void onValid(e)} noValidate className="space-y-6">
         <PatientFormFields
-          register={form.register}
-          errors={form.formState.errors}
+          form={form}
           idPrefix="manual"
+          phoneNotice={
+            <DuplicatePhoneWarning
+              control={form.control}
+              onOpenPatient={(id) => setViewing({ id })}
+            />
+          }
         />
         <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
           <Button
             type="button"
             variant="outline"
-            onClick={() => form.reset(emptyPatientForm)}
+            onClick={() => (isFormEmpty(form.getValues()) ? clear() : setConfirmingClear(true))}
             disabled={create.isPending}
           >
             Clear Form
@@ -85,6 +102,17 @@ function ManualPatientForm() {
           </Button>
         </div>
       </form>
+      <ConfirmDialog
+        open={confirmingClear}
+        onOpenChange={setConfirmingClear}
+        title="Discard changes?"
+        description="Everything typed in this form will be cleared."
+        cancelLabel="Keep editing"
+        confirmLabel="Discard"
+        destructive
+        onConfirm={clear}
+      />
+      <PatientDetailsDialog viewing={viewing} onClose={() => setViewing(null)} />
     </div>
   )
 }

@@ -1,23 +1,38 @@
+import { dateValueError } from '@/client/components/ui/date-field-text'
+import { ageInYears } from '@/shared/age'
+import { formatPhone } from '@/shared/phone'
 import {
   type CreatePatientInput,
   createPatientInput,
   type Patient,
+  type UpdatePatientInput,
 } from '@/shared/schemas/patients'
 
+/** The free-text fields, sent as typed (trimmed). */
+const textFields = [
+  'name',
+  'email',
+  'phone',
+  'gender',
+  'address',
+  'emergencyContact',
+  'medicalHistory',
+  'allergies',
+  'insuranceProvider',
+  'insuranceNumber',
+  'abhaNumber',
+] as const
+type TextField = (typeof textFields)[number]
+
+/** How the birth is given: a date of birth, or an age in years when the date is not known. */
+export type BirthInput = 'date' | 'age'
+
 /** What the form holds: every field as text, '' for empty. */
-export interface PatientFormValues {
-  name: string
-  email: string
-  phone: string
+export type PatientFormValues = Record<TextField, string> & {
+  /** ISO yyyy-mm-dd, or the typed text while it is not a date yet (DateField). */
   dateOfBirth: string
-  gender: string
-  address: string
-  emergencyContact: string
-  medicalHistory: string
-  allergies: string
-  insuranceProvider: string
-  insuranceNumber: string
-  abhaNumber: string
+  ageYears: string
+  birthInput: BirthInput
 }
 
 export const emptyPatientForm: PatientFormValues = {
@@ -25,6 +40,8 @@ export const emptyPatientForm: PatientFormValues = {
   email: '',
   phone: '',
   dateOfBirth: '',
+  ageYears: '',
+  birthInput: 'date',
   gender: '',
   address: '',
   emergencyContact: '',
@@ -35,21 +52,74 @@ export const emptyPatientForm: PatientFormValues = {
   abhaNumber: '',
 }
 
+/** The edit form's starting values: the phone as shown everywhere, an estimated birth as an age. */
 export function formFromPatient(p: Patient): PatientFormValues {
-  return Object.fromEntries(
-    Object.keys(emptyPatientForm).map((k) => [k, (p[k as keyof Patient] as string | null) ?? '']),
-  ) as unknown as PatientFormValues
+  const values: PatientFormValues = { ...emptyPatientForm }
+  for (const key of textFields) values[key] = p[key] ?? ''
+  values.phone = formatPhone(p.phone)
+  if (p.dateOfBirthEstimated && p.dateOfBirth) {
+    values.birthInput = 'age'
+    values.ageYears = String(ageInYears(p.dateOfBirth) ?? '')
+  } else {
+    values.dateOfBirth = p.dateOfBirth ?? ''
+  }
+  return values
 }
 
-/** The request body: empty optional fields are left out (create) or cleared to null (edit). */
-export function toPayload(values: PatientFormValues, mode: 'create' | 'edit'): CreatePatientInput {
-  const body: Record<string, string | null> = {}
-  for (const [key, raw] of Object.entries(values)) {
-    const value = raw.trim()
-    if (value !== '') body[key] = value
-    else if (mode === 'edit' && key !== 'name' && key !== 'phone') body[key] = null
+/** A whole number of years as a number; other text as typed, for the schema to explain. */
+function ageValue(text: string): number | string {
+  return /^\d{1,3}$/.test(text) ? Number(text) : text
+}
+
+function birthPayload(v: PatientFormValues): Pick<CreatePatientInput, 'dateOfBirth' | 'ageYears'> {
+  if (v.birthInput === 'age') {
+    const age = v.ageYears.trim()
+    return age === '' ? { dateOfBirth: null } : { ageYears: ageValue(age) }
   }
-  return body as unknown as CreatePatientInput
+  const date = v.dateOfBirth.trim()
+  return { dateOfBirth: date === '' ? null : date }
+}
+
+/** POST /api/patients/manual: empty optional fields are left out. */
+export function createPayload(v: PatientFormValues): CreatePatientInput {
+  const body: Record<string, unknown> = {}
+  for (const key of textFields) {
+    const value = v[key].trim()
+    if (value !== '') body[key] = value
+  }
+  const birth = birthPayload(v)
+  if (birth.dateOfBirth != null || birth.ageYears != null) Object.assign(body, birth)
+  return body as CreatePatientInput
+}
+
+/**
+ * PATCH /api/patients/:id: only what changed from `initial` (emptied fields become null), so
+ * an estimated date of birth stays estimated unless the age or date is touched. Empty when
+ * nothing changed.
+ */
+export function editPayload(v: PatientFormValues, initial: PatientFormValues): UpdatePatientInput {
+  const body: Record<string, unknown> = {}
+  for (const key of textFields) {
+    const value = v[key].trim()
+    if (value === initial[key].trim()) continue
+    body[key] = value === '' && key !== 'name' && key !== 'phone' ? null : value
+  }
+  const birthChanged =
+    v.birthInput !== initial.birthInput ||
+    (v.birthInput === 'age'
+      ? v.ageYears.trim() !== initial.ageYears.trim()
+      : v.dateOfBirth.trim() !== initial.dateOfBirth.trim())
+  if (birthChanged) Object.assign(body, birthPayload(v))
+  return body as UpdatePatientInput
+}
+
+/** Whether nothing has been typed (Clear Form asks first otherwise). */
+export function isFormEmpty(v: PatientFormValues): boolean {
+  return (
+    textFields.every((k) => v[k].trim() === '') &&
+    v.dateOfBirth.trim() === '' &&
+    v.ageYears.trim() === ''
+  )
 }
 
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields (Full Name, Phone).'
@@ -57,12 +127,18 @@ export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields (Full
 /** Checks the form with the same schema the server uses; field messages keyed by field. */
 export function validatePatientForm(values: PatientFormValues): {
   missingRequired: boolean
-  errors: Record<string, string>
+  errors: Partial<Record<keyof PatientFormValues, string>>
 } {
   const missingRequired = values.name.trim() === '' || values.phone.trim() === ''
-  const parsed = createPatientInput.safeParse(toPayload(values, 'create'))
-  const errors = parsed.success
-    ? {}
-    : Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0] ?? ''), i.message]))
+  const parsed = createPatientInput.safeParse(createPayload(values))
+  const errors: Partial<Record<keyof PatientFormValues, string>> = {}
+  if (!parsed.success) {
+    for (const issue of parsed.error.issues) {
+      const key = String(issue.path[0] ?? '') as keyof PatientFormValues
+      if (key in emptyPatientForm) errors[key] ??= issue.message
+    }
+  }
+  const dateProblem = values.birthInput === 'date' ? dateValueError(values.dateOfBirth) : null
+  if (dateProblem) errors.dateOfBirth = dateProblem
   return { missingRequired, errors }
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/client/lib/api-client'
 import type { CreatePatientInput, Patient } from '@/shared/schemas/patients'
-import { getPatientsQueryOptions } from './get-patients'
+import { patientsRootKey } from './get-patients'
 
 export function createPatient(input: CreatePatientInput): Promise<Patient> {
   return api.post<Patient>('/api/patients/manual', input)
@@ -11,7 +11,6 @@ export function useCreatePatient() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: createPatient,
-    onSuccess: () =>
-      queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientsRootKey }),
   })
 }

@@ -1,40 +1,53 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiFetch, toQuery } from '@/client/lib/api-client'
 import { NEXT_CURSOR_HEADER } from '@/shared/schemas/common'
-import type { Patient } from '@/shared/schemas/patients'
+import { type Patient, type PatientSort, TOTAL_COUNT_HEADER } from '@/shared/schemas/patients'
 
 export const PATIENTS_PAGE_SIZE = 30
+
+/** Every patients query key starts with this: invalidating it refreshes lists, details, matches. */
+export const patientsRootKey = ['/api/patients'] as const
 
 export interface PatientsPage {
   items: Patient[]
   nextCursor: string | null
+  /** Patients matching the search over all pages (null if the server did not say). */
+  total: number | null
 }
 
-/** One page of GET /api/patients; the next page's cursor comes in a response header. */
+/** One page of GET /api/patients; the next page's cursor and the total come in headers. */
 export async function getPatientsPage(params: {
   search?: string
+  sort?: PatientSort
   cursor?: string | null
   limit?: number
 }): Promise<PatientsPage> {
   const response = await apiFetch(
     'GET',
-    `/api/patients${toQuery({ search: params.search, cursor: params.cursor, limit: params.limit ?? PATIENTS_PAGE_SIZE })}`,
+    `/api/patients${toQuery({
+      search: params.search,
+      sort: params.sort,
+      cursor: params.cursor,
+      limit: params.limit ?? PATIENTS_PAGE_SIZE,
+    })}`,
   )
+  const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? Number.NaN)
   return {
     items: (await response.json()) as Patient[],
     nextCursor: response.headers.get(NEXT_CURSOR_HEADER),
+    total: Number.isFinite(total) ? total : null,
   }
 }
 
-export function getPatientsQueryOptions(search = '') {
+export function getPatientsQueryOptions(search = '', sort: PatientSort = 'recent') {
   return infiniteQueryOptions({
-    queryKey: ['/api/patients', { search }],
-    queryFn: ({ pageParam }) => getPatientsPage({ search, cursor: pageParam }),
+    queryKey: [...patientsRootKey, { search, sort }],
+    queryFn: ({ pageParam }) => getPatientsPage({ search, sort, cursor: pageParam }),
     initialPageParam: null as string | null,
     getNextPageParam: (last) => last.nextCursor,
   })
 }
 
-export function usePatients(search: string) {
-  return useInfiniteQuery(getPatientsQueryOptions(search))
+export function usePatients(search: string, sort: PatientSort) {
+  return useInfiniteQuery(getPatientsQueryOptions(search, sort))
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/client/lib/api-client'
 import type { Patient, UpdatePatientInput } from '@/shared/schemas/patients'
-import { getPatientsQueryOptions } from './get-patients'
+import { patientsRootKey } from './get-patients'
 
 export function updatePatient({
   id,
@@ -17,7 +17,6 @@ export function useUpdatePatient() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: updatePatient,
-    onSuccess: () =>
-      queryClient.invalidateQueries({ queryKey: getPatientsQueryOptions().queryKey.slice(0, 1) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientsRootKey }),
   })
 }

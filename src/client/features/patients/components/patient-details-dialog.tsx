@@ -1,26 +1,41 @@
 import { Dialog } from '@/client/components/ui/dialog'
+import { Spinner } from '@/client/components/ui/spinner'
+import { ApiError } from '@/client/lib/api-client'
 import { useUser } from '@/client/lib/current-user'
 import { formatCalendarDate, formatDate, formatTime } from '@/shared/dates'
 import { formatPhone } from '@/shared/phone'
 import { genderLabels, type Patient } from '@/shared/schemas/patients'
+import { usePatient } from '../api/get-patient'
+import { formatContact } from '../format-contact'
+import { ageText } from './age-text'
 
-export function PatientDetailsDialog({
-  patient,
-  onClose,
-}: {
-  patient: Patient | null
-  onClose: () => void
-}) {
-  const timeZone = useUser().data?.timeZone
-  if (!patient) return null
+/** The patient to show: its id, and the row already on screen (if any) to show at once. */
+export interface Viewing {
+  id: string
+  shown?: Patient
+}
+
+const WIDE = new Set(['Address', 'Emergency Contact', 'Medical History', 'Allergies'])
+
+function Details({ patient, timeZone }: { patient: Patient; timeZone: string | undefined }) {
   const at = (iso: string) => `${formatDate(iso, timeZone)}, ${formatTime(iso, timeZone)}`
+  const dob = patient.dateOfBirth
   const rows: [string, string | null][] = [
-    ['Email', patient.email],
+    ['Patient Number', patient.patientNumber],
     ['Phone', formatPhone(patient.phone)],
-    ['Date of Birth', patient.dateOfBirth ? formatCalendarDate(patient.dateOfBirth) : null],
+    ['Email', patient.email],
+    [
+      'Date of Birth',
+      dob && patient.dateOfBirthEstimated
+        ? 'Not known (estimated from age)'
+        : dob
+          ? formatCalendarDate(dob)
+          : null,
+    ],
+    ['Age', ageText(patient)],
     ['Gender', patient.gender ? genderLabels[patient.gender] : null],
     ['Address', patient.address],
-    ['Emergency Contact', patient.emergencyContact],
+    ['Emergency Contact', patient.emergencyContact && formatContact(patient.emergencyContact)],
     ['Insurance Provider', patient.insuranceProvider],
     ['Insurance Number', patient.insuranceNumber],
     ['ABHA Number', patient.abhaNumber],
@@ -30,26 +45,50 @@ export function PatientDetailsDialog({
     ['Last Updated', at(patient.updatedAt)],
   ]
   return (
+    <dl className="grid min-w-0 gap-4 sm:grid-cols-2">
+      {rows.map(([label, value]) => (
+        <div key={label} className={WIDE.has(label) ? 'min-w-0 sm:col-span-2' : 'min-w-0'}>
+          <dt className="text-xs font-medium tracking-wide text-slate-600 uppercase">{label}</dt>
+          <dd className="mt-0.5 text-sm whitespace-pre-line text-slate-900 [overflow-wrap:anywhere]">
+            {value ?? 'Not provided'}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  )
+}
+
+/** 'Patient Details: {name}': every field, long text wrapped in full. */
+export function PatientDetailsDialog({
+  viewing,
+  onClose,
+}: {
+  viewing: Viewing | null
+  onClose: () => void
+}) {
+  const timeZone = useUser().data?.timeZone
+  const query = usePatient(viewing?.id ?? null, viewing?.shown)
+  if (!viewing) return null
+  const patient = query.data
+  return (
     <Dialog
       open
       onOpenChange={(open) => !open && onClose()}
-      title={`Patient Details: ${patient.name}`}
+      title={patient ? `Patient Details: ${patient.name}` : 'Patient Details'}
     >
-      <dl className="grid gap-4 sm:grid-cols-2">
-        {rows.map(([label, value]) => (
-          <div
-            key={label}
-            className={
-              label === 'Medical History' || label === 'Allergies' || label === 'Address'
-                ? 'sm:col-span-2'
-                : ''
-            }
-          >
-            <dt className="text-xs font-medium tracking-wide text-slate-500 uppercase">{label}</dt>
-            <dd className="mt-0.5 text-sm break-words text-slate-900">{value ?? 'Not provided'}</dd>
-          </div>
-        ))}
-      </dl>
+      {patient ? (
+        <Details patient={patient} timeZone={timeZone} />
+      ) : query.isError ? (
+        <p role="alert" className="text-sm text-red-700">
+          {query.error instanceof ApiError && query.error.status === 404
+            ? 'This patient was not found.'
+            : 'Failed to load the patient. Please try again.'}
+        </p>
+      ) : (
+        <div className="flex justify-center py-8">
+          <Spinner label="Loading patient" className="size-6" />
+        </div>
+      )}
     </Dialog>
   )
 }

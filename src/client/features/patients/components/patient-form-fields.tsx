@@ -1,18 +1,21 @@
-import type { FieldErrors, UseFormRegister } from 'react-hook-form'
+import type { ReactNode } from 'react'
+import type { UseFormReturn } from 'react-hook-form'
 import { Field } from '@/client/components/ui/field'
 import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
 import { genderLabels, genders } from '@/shared/schemas/patients'
 import type { PatientFormValues } from '../patient-form'
+import { BirthFields } from './birth-fields'
 
 type Name = keyof PatientFormValues
 
 interface Props {
-  register: UseFormRegister<PatientFormValues>
-  errors: FieldErrors<PatientFormValues>
+  form: UseFormReturn<PatientFormValues>
   idPrefix: string
+  /** Shown under the phone field, across the row (the duplicate-phone warning). */
+  phoneNotice?: ReactNode
 }
 
-function Section({ title, children }: { title: string; children: React.ReactNode }) {
+function Section({ title, children }: { title: string; children: ReactNode }) {
   return (
     <fieldset className="space-y-4 rounded-lg border border-slate-200 bg-white p-4 md:p-5">
       <legend className="px-1 text-base font-semibold text-slate-900">{title}</legend>
@@ -22,7 +25,9 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 }
 
 /** The sectioned patient form: basic, address, emergency contact, medical, insurance. */
-export function PatientFormFields({ register, errors, idPrefix }: Props) {
+export function PatientFormFields({ form, idPrefix, phoneNotice }: Props) {
+  const { register } = form
+  const errors = form.formState.errors
   const id = (name: Name) => `${idPrefix}-${name}`
   const a11y = (name: Name) => ({
     id: id(name),
@@ -30,7 +35,6 @@ export function PatientFormFields({ register, errors, idPrefix }: Props) {
     'aria-describedby': errors[name] ? `${id(name)}-error` : undefined,
   })
   const err = (name: Name) => errors[name]?.message
-  const today = new Date().toISOString().slice(0, 10)
 
   return (
     <div className="space-y-5">
@@ -56,9 +60,11 @@ export function PatientFormFields({ register, errors, idPrefix }: Props) {
               {...register('phone')}
               type="tel"
               inputMode="tel"
+              autoComplete="off"
               placeholder="+91 98765 43210"
             />
           </Field>
+          {phoneNotice ? <div className="md:col-span-2">{phoneNotice}</div> : null}
           <Field id={id('email')} label="Email" error={err('email')}>
             <Input
               {...a11y('email')}
@@ -67,15 +73,7 @@ export function PatientFormFields({ register, errors, idPrefix }: Props) {
               placeholder="name@example.com"
             />
           </Field>
-          <Field id={id('dateOfBirth')} label="Date of Birth" error={err('dateOfBirth')}>
-            <Input
-              {...a11y('dateOfBirth')}
-              {...register('dateOfBirth')}
-              type="date"
-              max={today}
-              min="1900-01-01"
-            />
-          </Field>
+          <BirthFields form={form} idPrefix={idPrefix} />
           <Field id={id('gender')} label="Gender" error={err('gender')}>
             <NativeSelect {...a11y('gender')} {...register('gender')}>
               <option value="">Select gender</option>
