@@ -1,6 +1,8 @@
 import { defineConfig, devices } from '@playwright/test'
 
 const port = Number(process.env.E2E_PORT ?? 5178)
+// Separate runs on one machine each get their own port and data directory.
+const dataDir = process.env.E2E_DATA_DIR ?? '.e2e-data'
 
 /**
  * E2E in Debian's Chromium (/usr/bin/chromium): the real server on a fresh embedded
@@ -48,14 +50,14 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'rm -rf .e2e-data && node scripts/start.mjs',
+    command: `rm -rf ${dataDir} && node scripts/start.mjs`,
     url: `http://127.0.0.1:${port}/api/login`,
     reuseExistingServer: false,
     timeout: 120_000,
     env: {
       PORT: String(port),
       HOST: '127.0.0.1',
-      DATA_DIR: '.e2e-data',
+      DATA_DIR: dataDir,
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'test',

@@ -2,7 +2,7 @@
 // ./data) into a new, empty PostgreSQL database, all or nothing, and prints each table's row
 // count and checksum, compared on both sides. Stop the server first. Then start with
 // DATABASE_URL=<postgres-url>.
-import { moveToPostgres } from '../src/server/db/move-to-postgres'
+import { AlreadyCopiedError, moveToPostgres } from '../src/server/db/move-to-postgres'
 
 const url = process.argv[2]
 // Scripts are not the app, so this one reads its own variable (the app reads env in src/server/env.ts).
@@ -22,6 +22,13 @@ try {
     `Start the server on it with: DATABASE_URL=${url.replace(/:[^:@/]*@/, ':***@')} npm start`,
   )
 } catch (error) {
+  if (error instanceof AlreadyCopiedError) {
+    console.log(`\nNothing to do. ${error.message}`)
+    console.log(
+      `Start the server on it with: DATABASE_URL=${url.replace(/:[^:@/]*@/, ':***@')} npm start`,
+    )
+    process.exit(0)
+  }
   console.error(`\nNothing was copied: ${error instanceof Error ? error.message : String(error)}`)
   process.exit(1)
 }

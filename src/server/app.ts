@@ -1,10 +1,14 @@
 import type { Writable } from 'node:stream'
 import compress from '@fastify/compress'
 import helmet from '@fastify/helmet'
-import rateLimit from '@fastify/rate-limit'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { registerAccessControl, type SessionDeps } from './auth/access'
+import { type CachedActor, registerAccessControl, type SessionDeps } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
+import {
+  createSessionCache,
+  listenForRevocations,
+  type SessionCacheOptions,
+} from './auth/session-cache'
 import type { SessionPolicy } from './auth/session-policy'
 import {
   createSignInThrottle,
@@ -15,6 +19,7 @@ import type { Database } from './db/client'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { healthRoutes } from './http/health'
 import { type LogFormat, loggerOptions } from './http/logging'
+import { registerRateLimits } from './http/rate-limit-store'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
@@ -30,6 +35,10 @@ export interface AppOptions {
   baseURL?: string | undefined
   /** Absolute and idle session limits (env SESSION_HOURS, SESSION_IDLE_MINUTES). */
   session?: Partial<SessionPolicy>
+  /** PostgreSQL: a direct (not pooled) URL for LISTEN (env DATABASE_DIRECT_URL; decision 010). */
+  databaseDirectUrl?: string | undefined
+  /** Session cache lifetimes and size (auth/session-cache.ts). */
+  sessionCache?: Partial<SessionCacheOptions>
   /** Directory of the built SPA; omitted in API tests. */
   clientDir?: string | undefined
   logLevel?: string
@@ -90,7 +99,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
     rateLimit: options.authRateLimit ?? true,
   })
-  const sessionDeps: SessionDeps = { auth, db, policy: session }
+  // Signed-in sessions cached for seconds, dropped on revocation by every instance (decision 010).
+  const sessions = createSessionCache<CachedActor>(options.sessionCache)
+  const revocations = await listenForRevocations(sessions, {
+    database: options.database,
+    directUrl: options.databaseDirectUrl,
+    log: app.log,
+  })
+  app.addHook('onClose', () => revocations.close())
+  const sessionDeps: SessionDeps = { auth, db, policy: session, sessions }
 
   registerErrorHandler(app)
   await app.register(helmet, {
@@ -103,14 +120,16 @@ export async function buildApp(options: AppOptions): Promise<App> {
         'upgrade-insecure-requests': null,
       },
     },
-    hsts: options.baseURL?.startsWith('https://') ?? false,
+    // HSTS and Secure cookies follow the scheme the site is served over (security-headers.ts).
+    hsts: false,
   })
-  registerSecurityHeaders(app)
+  registerSecurityHeaders(app, options.baseURL)
   // Measured on a 30-row patient page (20 KB JSON, 2026-11-23): gzip level 1 → 1,696 B in
   // 99 µs, level 6 → 1,612 B in 119 µs; brotli 4 (the plugin's default) → 1,337 B in 87 µs,
   // brotli 11 → 1,241 B in 9.8 ms. Level 1 gzip and brotli 4 cost less CPU than they save.
   await app.register(compress, { global: true, threshold: 1024, zlibOptions: { level: 1 } })
-  await app.register(rateLimit, { global: false })
+  // Per-IP route limits in PostgreSQL, shared by every instance (docs/decisions/008).
+  await registerRateLimits(app, db)
   registerSameOriginGuard(app, options.baseURL)
   registerAccessControl(app, sessionDeps)
 
@@ -123,7 +142,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   }, 10 * 60_000)
   pruning.unref()
   app.addHook('onClose', async () => clearInterval(pruning))
-  sessionRoutes(app, { ...sessionDeps, throttle, mailer, baseURL: options.baseURL })
+  sessionRoutes(app, {
+    ...sessionDeps,
+    throttle,
+    mailer,
+    baseURL: options.baseURL,
+    emailRateLimit: options.authRateLimit ?? true,
+  })
   const health = healthRoutes(app, { db })
   patientsRoutes(app, { db })
   demoRequestsRoutes(app, { db })

@@ -63,6 +63,12 @@ const envShape = z.object({
    * superuser nor owner (docs/decisions/001).
    */
   DATABASE_MIGRATION_URL: z.string().url().optional(),
+  /**
+   * A session connection to PostgreSQL itself (not PgBouncer in transaction mode) for LISTEN:
+   * revoked sessions reach every instance's session cache at once. Without it, cached sessions
+   * live at most 1 s (docs/decisions/010).
+   */
+  DATABASE_DIRECT_URL: z.string().url().optional(),
   DATA_DIR: z.string().default('./data'),
   /** Embedded database snapshots (daily and at clean shutdown); default <DATA_DIR>-snapshots. */
   SNAPSHOT_DIR: z.string().optional(),
@@ -118,12 +124,22 @@ export const envSchema = envShape
 
 export type Env = z.output<typeof envSchema>
 
+/**
+ * Read by better-auth itself, behind our back: another base URL, or trusted origins besides
+ * BASE_URL (docs/decisions/009). Refused at start-up; BASE_URL is the one setting.
+ */
+const betterAuthOwnSettings = ['BETTER_AUTH_URL', 'BETTER_AUTH_TRUSTED_ORIGINS']
+
 export function loadEnv(source: Record<string, string | undefined> = process.env): Env {
   const keys = Object.keys(envShape.shape)
   const picked = Object.fromEntries(keys.map((k) => [k, source[k] === '' ? undefined : source[k]]))
   const parsed = envSchema.safeParse(picked)
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`)
+  const foreign = betterAuthOwnSettings
+    .filter((k) => source[k])
+    .map((k) => `  ${k}: not supported (better-auth would trust it besides BASE_URL); set BASE_URL`)
+  if (!parsed.success || foreign.length) {
+    const issues = parsed.success ? [] : parsed.error.issues
+    const lines = [...issues.map((i) => `  ${i.path.join('.')}: ${i.message}`), ...foreign]
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   return parsed.data

@@ -3,7 +3,9 @@ import { buildApp } from './app'
 import { PRIVATE_UMASK, prepareDataDir } from './data-dir'
 import { openDatabase } from './db/client'
 import { demoLogins, seedDemo } from './db/seed/demo'
+import { DemoSeedConflict } from './db/seed/demo-state'
 import { listSnapshots, takeSnapshot } from './db/snapshots'
+import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
 import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
@@ -23,12 +25,20 @@ if (env.SEED_DEMO_IN_PRODUCTION) {
 }
 
 const snapshotDir = env.SNAPSHOT_DIR ?? `${env.DATA_DIR.replace(/\/+$/, '')}-snapshots`
-const database = await openDatabase({
+const openOptions = {
   databaseUrl: env.DATABASE_URL,
   migrationUrl: env.DATABASE_MIGRATION_URL,
   dataDir: env.DATABASE_URL ? undefined : env.DATA_DIR,
-}).catch((error: unknown) => {
-  if (env.DATABASE_URL) throw error
+}
+const database = await openWhenReachable().catch((error: unknown) => {
+  if (env.DATABASE_URL) {
+    if (!isDatabaseUnavailable(error)) throw error
+    console.error(
+      `\nPostgreSQL at ${serverOf(env.DATABASE_URL)} is not reachable (${error instanceof Error ? error.message : String(error)}).\n` +
+        'Check DATABASE_URL and that the server (or PgBouncer) is running, then start again.',
+    )
+    process.exit(1)
+  }
   const last = listSnapshots(snapshotDir).at(-1)
   console.error(
     `\nThe embedded database in ${env.DATA_DIR} could not be opened: ${error instanceof Error ? error.message : String(error)}\n` +
@@ -38,11 +48,41 @@ const database = await openDatabase({
   )
   process.exit(1)
 })
+/**
+ * PostgreSQL that is not up yet (a container starting beside this one, a failover) is waited
+ * for, with a line each try, for about a minute; the embedded database opens at once.
+ */
+async function openWhenReachable() {
+  const tries = env.DATABASE_URL ? 30 : 1
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await openDatabase(openOptions)
+    } catch (error) {
+      if (attempt >= tries || !isDatabaseUnavailable(error)) throw error
+      console.warn(
+        `Waiting for PostgreSQL at ${serverOf(env.DATABASE_URL ?? '')} (try ${attempt} of ${tries})`,
+      )
+      await new Promise((resolve) => setTimeout(resolve, 2_000))
+    }
+  }
+}
+
+/** host:port/database of a connection URL, never its user or password. */
+function serverOf(url: string): string {
+  try {
+    const u = new URL(url)
+    return `${u.host}${u.pathname}`
+  } catch {
+    return 'DATABASE_URL'
+  }
+}
+
 const { app, auth, drain } = await buildApp({
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,
   session: { absoluteHours: env.SESSION_HOURS, idleMinutes: env.SESSION_IDLE_MINUTES },
+  databaseDirectUrl: env.DATABASE_DIRECT_URL,
   clientDir: join(projectRoot, 'dist/client'),
   logLevel: env.LOG_LEVEL,
   logFormat: env.LOG_FORMAT,
@@ -54,8 +94,19 @@ const { app, auth, drain } = await buildApp({
     env.NODE_ENV !== 'production' && !env.SMTP_URL ? join(env.DATA_DIR, 'outbox') : undefined,
 })
 
-if (env.SEED_DEMO && (await seedDemo(database.db, auth, env.DEMO_PASSWORD))) {
-  app.log.info('Seeded demo data')
+if (env.SEED_DEMO) {
+  // One transaction under an advisory lock: complete, or repaired, or refused with a message.
+  try {
+    const onSeeding = () => app.log.info('Adding the demo data')
+    if (await seedDemo(database.db, auth, env.DEMO_PASSWORD, { onSeeding })) {
+      app.log.info('Seeded demo data')
+    }
+  } catch (error) {
+    if (!(error instanceof DemoSeedConflict)) throw error
+    console.error(`\n${error.message}`)
+    await database.close()
+    process.exit(1)
+  }
 }
 
 /** Embedded database: a snapshot a day and one at each clean shutdown (db/snapshots.ts). */

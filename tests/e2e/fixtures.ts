@@ -12,7 +12,9 @@ export const ENROLMENT_HEADING = 'Set up two-factor authentication'
  * The e2e server's DATA_DIR (playwright.config.ts). It is deleted when the server starts, so
  * whatever is kept here lives exactly as long as the run's database.
  */
-export const E2E_DATA_DIR = fileURLToPath(new URL('../../.e2e-data/', import.meta.url))
+export const E2E_DATA_DIR = fileURLToPath(
+  new URL(`../../${process.env.E2E_DATA_DIR ?? '.e2e-data'}/`, import.meta.url),
+)
 
 /** The super admin's TOTP secret once enrolled this run, and the last time step used. */
 interface TotpState {
@@ -215,4 +217,15 @@ export async function createPatientViaApi(
 /** A valid Indian mobile number no other test uses ('9' and 9 random digits). */
 export function randomMobile(): string {
   return `9${String(Math.floor(Math.random() * 1e9)).padStart(9, '0')}`
+}
+
+/**
+ * A person's name no earlier run (or retry) of a test used: the surname gets random letters,
+ * so searches that expect exactly one match stay true on a reused e2e database.
+ */
+export function uniqueName(first: string, surname: string): string {
+  const letters = Array.from({ length: 5 }, () =>
+    String.fromCharCode(97 + Math.floor(Math.random() * 26)),
+  ).join('')
+  return `${first} ${surname}${letters}`
 }

@@ -1,9 +1,23 @@
 import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
-import { createPatientViaApi, expect, login, randomMobile, test } from './fixtures'
+import {
+  createPatientViaApi,
+  expect,
+  expectNoSidewaysScroll,
+  login,
+  randomMobile,
+  test,
+  uniqueName,
+} from './fixtures'
 
 const SHOTS = 'test-results/e2e/screenshots'
 const RECEPTIONIST = 'receptionist@sanjeevani.demo'
+// Fresh names on every run and retry: the e2e database outlives a failed attempt.
+const MEERA = uniqueName('Meera', 'Datecheck')
+const KAVYA = uniqueName('Kavya', 'Agecheck')
+const SURESH = uniqueName('Suresh', 'Familyphone')
+const ANAYA = uniqueName('Anaya', 'Familyphone')
+const ROHAN = uniqueName('Rohan', 'Discardcheck')
 
 /** Opens a patient's card on /patients (found by a search) and returns it. */
 async function findCard(page: Page, text: string) {
@@ -31,7 +45,7 @@ test('dates are typed dd/mm/yyyy, an age can stand in for an unknown date of bir
   await dob.fill('')
 
   // Slashes go in while typing; the date is saved as 15 April 1990.
-  await page.getByLabel('Full Name').fill('Meera Datecheck')
+  await page.getByLabel('Full Name').fill(MEERA)
   await page.getByLabel('Phone').fill(randomMobile())
   await dob.pressSequentially('15041990')
   await expect(dob).toHaveValue('15/04/1990')
@@ -39,9 +53,9 @@ test('dates are typed dd/mm/yyyy, an age can stand in for an unknown date of bir
   await page.getByRole('button', { name: 'Add Patient to System' }).click()
   await expect(page.getByText('Patient Added Successfully!')).toBeVisible()
 
-  let card = await findCard(page, 'Meera Datecheck')
+  let card = await findCard(page, MEERA)
   await card.getByRole('button', { name: /View Details/ }).click()
-  let details = page.getByRole('dialog', { name: 'Patient Details: Meera Datecheck' })
+  let details = page.getByRole('dialog', { name: `Patient Details: ${MEERA}` })
   await expect(details.getByText('Apr 15, 1990')).toBeVisible()
   await page.keyboard.press('Escape')
   await card.getByRole('button', { name: /^Edit/ }).click()
@@ -50,7 +64,7 @@ test('dates are typed dd/mm/yyyy, an age can stand in for an unknown date of bir
 
   // Age instead of a date of birth.
   await page.goto('/manual-patient')
-  await page.getByLabel('Full Name').fill('Kavya Agecheck')
+  await page.getByLabel('Full Name').fill(KAVYA)
   await page.getByLabel('Phone').fill(randomMobile())
   await page.getByRole('button', { name: "Don't know the date of birth? Enter age" }).click()
   const age = page.getByLabel('Age (years)')
@@ -62,15 +76,15 @@ test('dates are typed dd/mm/yyyy, an age can stand in for an unknown date of bir
   await page.getByRole('button', { name: 'Add Patient to System' }).click()
   await expect(page.getByLabel('Full Name')).toHaveValue('') // saved, and the form cleared
 
-  card = await findCard(page, 'Kavya Agecheck')
+  card = await findCard(page, KAVYA)
   await expect(card.getByText('34 years (estimated)')).toBeVisible()
   await card.getByRole('button', { name: /View Details/ }).click()
-  details = page.getByRole('dialog', { name: 'Patient Details: Kavya Agecheck' })
+  details = page.getByRole('dialog', { name: `Patient Details: ${KAVYA}` })
   await expect(details.getByText('34 years (estimated)')).toBeVisible()
   await page.keyboard.press('Escape')
   // Editing keeps the estimate as an age; nothing changed means nothing to discard.
   await card.getByRole('button', { name: /^Edit/ }).click()
-  const edit = page.getByRole('dialog', { name: 'Edit Patient: Kavya Agecheck' })
+  const edit = page.getByRole('dialog', { name: `Edit Patient: ${KAVYA}` })
   await expect(edit.getByLabel('Age (years)')).toHaveValue('34')
   await page.keyboard.press('Escape')
   await expect(edit).toBeHidden()
@@ -83,41 +97,46 @@ test('a phone already on file is pointed out with links, and saving still works'
   const page = await context.newPage()
   await login(page, RECEPTIONIST)
   const phone = randomMobile()
-  const parent = await createPatientViaApi(page, { name: 'Suresh Familyphone', phone })
+  const parent = await createPatientViaApi(page, { name: SURESH, phone })
 
   await page.goto('/manual-patient')
-  await page.getByLabel('Full Name').fill('Anaya Familyphone')
+  await page.getByLabel('Full Name').fill(ANAYA)
   // Typed the way people say it: with a 0 and a space.
   await page.getByLabel('Phone').fill(`0${phone.slice(0, 5)} ${phone.slice(5)}`)
   await expect(page.getByText('This number belongs to 1 patient(s)')).toBeVisible()
   await expect(page.getByText(parent.patientNumber)).toBeVisible()
-  const link = page.getByRole('link', { name: 'Suresh Familyphone' })
+  await page.setViewportSize({ width: 360, height: 740 })
+  await page.getByRole('button', { name: 'Close sidebar' }).click() // a phone starts without it
+  await expectNoSidewaysScroll(page, 'Manual Entry with the warning at 360px')
+  await page.screenshot({ path: `${SHOTS}/manual-entry-duplicate-360.png`, fullPage: true })
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const link = page.getByRole('link', { name: SURESH })
   await expect(link).toHaveAttribute('href', `/patients?open=${parent.id}`)
   // The record opens over the form, which keeps what was typed.
   await link.click()
-  const details = page.getByRole('dialog', { name: 'Patient Details: Suresh Familyphone' })
+  const details = page.getByRole('dialog', { name: `Patient Details: ${SURESH}` })
   await expect(details.getByText(parent.patientNumber)).toBeVisible()
   await expect(details.getByText(`+91 ${phone.slice(0, 5)} ${phone.slice(5)}`)).toBeVisible()
   await page.keyboard.press('Escape')
-  await expect(page.getByLabel('Full Name')).toHaveValue('Anaya Familyphone')
+  await expect(page.getByLabel('Full Name')).toHaveValue(ANAYA)
   await page.getByRole('button', { name: 'Add Patient to System' }).click()
   await expect(page.getByText('Patient Added Successfully!')).toBeVisible()
 
   // The link also works as an address.
   await page.goto(`/patients?open=${parent.id}`)
   await expect(
-    page.getByRole('dialog', { name: 'Patient Details: Suresh Familyphone' }),
+    page.getByRole('dialog', { name: `Patient Details: ${SURESH}` }),
   ).toBeVisible()
   await page.keyboard.press('Escape')
   await expect(page).toHaveURL(/\/patients$/)
 
   // Editing the child: the parent shares the number (the child is not their own duplicate).
-  const card = await findCard(page, 'Anaya Familyphone')
+  const card = await findCard(page, ANAYA)
   await card.getByRole('button', { name: /^Edit/ }).click()
-  const edit = page.getByRole('dialog', { name: 'Edit Patient: Anaya Familyphone' })
+  const edit = page.getByRole('dialog', { name: `Edit Patient: ${ANAYA}` })
   await expect(edit.getByLabel('Phone')).toHaveValue(`+91 ${phone.slice(0, 5)} ${phone.slice(5)}`)
   await expect(edit.getByText('This number belongs to 1 patient(s)')).toBeVisible()
-  await expect(edit.getByRole('link', { name: 'Suresh Familyphone' })).toBeVisible()
+  await expect(edit.getByRole('link', { name: SURESH })).toBeVisible()
   await page.screenshot({ path: `${SHOTS}/patients-edit-duplicate-1280.png` })
   const result = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
@@ -136,14 +155,15 @@ test('a phone already on file is pointed out with links, and saving still works'
 
 test('closing the edit dialog with changes asks first; Clear Form too', async ({ page }) => {
   await login(page, RECEPTIONIST)
-  await createPatientViaApi(page, { name: 'Rohan Discardcheck', phone: randomMobile() })
-  const card = await findCard(page, 'Rohan Discardcheck')
-  const edit = page.getByRole('dialog', { name: 'Edit Patient: Rohan Discardcheck' })
+  await createPatientViaApi(page, { name: ROHAN, phone: randomMobile() })
+  const card = await findCard(page, ROHAN)
+  const edit = page.getByRole('dialog', { name: `Edit Patient: ${ROHAN}` })
   const confirm = page.getByRole('alertdialog', { name: 'Discard changes?' })
 
   // No changes: Esc just closes.
   await card.getByRole('button', { name: /^Edit/ }).click()
   await expect(edit).toBeVisible()
+  await expect.poll(() => edit.evaluate((el) => el.contains(document.activeElement))).toBe(true)
   await page.keyboard.press('Escape')
   await expect(edit).toBeHidden()
   await expect(confirm).toHaveCount(0)
@@ -161,6 +181,8 @@ test('closing the edit dialog with changes asks first; Clear Form too', async ({
   // The X and Cancel ask too; Discard closes without saving.
   await edit.getByRole('button', { name: 'Close' }).click()
   await expect(confirm).toBeVisible()
+  // Focus inside the confirm means it is mounted as the top layer (a person is never faster).
+  await expect(confirm.getByRole('button', { name: 'Keep editing' })).toBeFocused()
   await page.keyboard.press('Escape')
   await expect(confirm).toBeHidden()
   await expect(edit).toBeVisible()

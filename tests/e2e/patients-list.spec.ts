@@ -7,6 +7,7 @@ import {
   login,
   randomMobile,
   test,
+  uniqueName,
 } from './fixtures'
 
 const SHOTS = 'test-results/e2e/screenshots'
@@ -138,6 +139,27 @@ test('the table view fits 15 patients on a laptop, is remembered, and passes axe
     ),
   ).toEqual([])
 
+  // Narrower screens (sidebar open from 768px) drop columns rather than scroll sideways.
+  for (const width of [1024, 800, 768, 700, 640]) {
+    await page.setViewportSize({ width, height: 800 })
+    await expect(rows.first()).toBeVisible()
+    const inner = await page
+      .locator('table')
+      .locator('..')
+      .evaluate((el) => el.scrollWidth - el.clientWidth)
+    expect(inner, `the table scrolls sideways at ${width}px`).toBeLessThanOrEqual(0)
+    await expectNoSidewaysScroll(page, `the table at ${width}px`)
+    const nameWidth = await rows
+      .first()
+      .getByRole('button')
+      .first()
+      .evaluate((el) => {
+        const cell = el.closest('td')
+        return cell ? cell.getBoundingClientRect().width : 0
+      })
+    expect(nameWidth, `the name column at ${width}px`).toBeGreaterThanOrEqual(120)
+  }
+
   // Phones get cards whatever was chosen; the choice is still there on a laptop again.
   await page.setViewportSize(PHONE)
   await page.reload() // as a phone opens it: the sidebar starts closed
@@ -155,14 +177,15 @@ test('newest first by default, with the count, the end of the list, and sort by 
 }) => {
   await page.setViewportSize(LAPTOP)
   await login(page, RECEPTIONIST)
+  const ZUBIN = uniqueName('Zubin', 'Sortcheck')
   const created = await createPatientViaApi(page, {
-    name: 'Zubin Sortcheck',
+    name: ZUBIN,
     phone: randomMobile(),
   })
   await page.goto('/patients')
   await switchView(page, 'Cards')
   await expect(page.getByLabel('Sort by')).toHaveValue('recent')
-  await expect(page.getByTestId('patient-card').first()).toContainText('Zubin Sortcheck')
+  await expect(page.getByTestId('patient-card').first()).toContainText(ZUBIN)
   await expect(page.getByTestId('patient-card').first()).toContainText(created.patientNumber)
   const count = page.getByTestId('patients-count')
   await expect(count).toHaveText(/^\d+ patients$/)
@@ -180,9 +203,9 @@ test('newest first by default, with the count, the end of the list, and sort by 
 
   // Sorted by name, the Z comes later; a search says how many match.
   await page.getByLabel('Sort by').selectOption('name')
-  await expect(page.getByTestId('patient-card').first()).not.toContainText('Zubin Sortcheck')
-  await search(page).fill('Zubin Sortcheck')
-  await expect(count).toHaveText('1 match for "Zubin Sortcheck"')
+  await expect(page.getByTestId('patient-card').first()).not.toContainText(ZUBIN)
+  await search(page).fill(ZUBIN)
+  await expect(count).toHaveText(`1 match for "${ZUBIN}"`)
   await expect(end).toHaveText('End of list: the only match shown')
   // The patient number finds them too.
   await search(page).fill(created.patientNumber)

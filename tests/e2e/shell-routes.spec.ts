@@ -89,7 +89,13 @@ test('a staff link opened signed out goes to sign-in and back to it afterwards',
 test('sign-in ignores a next that leaves the site, and public or unknown paths need no sign-in', async ({
   page,
 }) => {
-  for (const next of ['https://evil.example', '//evil.example/patients', '/\\evil.example']) {
+  for (const next of [
+    'https://evil.example',
+    '//evil.example/patients',
+    '/\\evil.example',
+    '/%2f%2fevil.example',
+    'javascript:alert(1)',
+  ]) {
     await page.goto(`/login?next=${encodeURIComponent(next)}`)
     await signInOnThePage(page, 'viewer@sanjeevani.demo')
     await expect(page.getByRole('heading', { name: /^Welcome back/ })).toBeVisible()

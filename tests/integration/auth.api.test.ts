@@ -4,6 +4,7 @@ import { INACTIVE_MESSAGE, SUSPENDED_MESSAGE } from '../../src/server/auth/auth'
 import { currentUser } from '../../src/shared/schemas/auth'
 import { expectError, issuePaths } from '../support/http'
 import { browserHeaders, cookieHeader, login, sessionToken, signIn } from '../support/login'
+import { untilStatus } from '../support/revocation'
 import {
   createTestApp,
   demoEmail,
@@ -141,8 +142,9 @@ describe('sign-in', () => {
     const email = demoEmail('receptionist', 'smiledental')
     const cookie = await login(t.app, email)
     expect((await me(cookie)).statusCode).toBe(200)
+    // Changed behind the app's back: its cached session hears of it by NOTIFY (within 2 s).
     await t.db.execute(sql`update users set banned = true where email = ${email}`)
-    expectError(await me(cookie), 401, 'UNAUTHENTICATED')
+    expectError(await untilStatus(() => me(cookie), 401), 401, 'UNAUTHENTICATED')
     await t.db.execute(
       sql`update users set banned = false, is_active = false where email = ${email}`,
     )

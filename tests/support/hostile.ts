@@ -159,3 +159,37 @@ export const anyBody: fc.Arbitrary<{ raw: string } | { json: unknown }> = fc.one
     )
     .map((raw) => ({ raw })),
 )
+
+/** Field names the JSON routes read (auth, patients, demo requests), to aim hostile values at. */
+export const knownFieldNames = [
+  ...patientFieldNames,
+  'email',
+  'password',
+  'currentPassword',
+  'newPassword',
+  'revokeOtherSessions',
+  'rememberMe',
+  'callbackURL',
+  'redirectTo',
+  'userId',
+  'token',
+  'code',
+  'trustDevice',
+  'banReason',
+  'banExpiresIn',
+  'hospitalName',
+  'clinicName',
+  'message',
+  'city',
+  '__proto__',
+  'constructor',
+]
+
+/** An object whose keys are fields some route reads, each with a random or hostile value. */
+export const hostileObject: fc.Arbitrary<{ json: unknown }> = fc
+  .dictionary(
+    fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...knownFieldNames) }, hostileString),
+    hostileValue,
+    { maxKeys: 6 },
+  )
+  .map((json) => ({ json }))

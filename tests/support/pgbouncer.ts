@@ -10,7 +10,10 @@ export const hasPgBouncer = existsSync(PGBOUNCER)
 export interface PgBouncer {
   /** postgres://postgres@127.0.0.1:<port>/<database> through the pooler. */
   url: (database: string) => string
+  port: number
   stop: () => Promise<void>
+  /** kill -9: clients see their connections drop and new ones refused. */
+  kill: () => Promise<void>
 }
 
 function freePort(): Promise<number> {
@@ -40,8 +43,11 @@ function listening(port: number): Promise<boolean> {
  * PgBouncer in transaction pooling mode in front of the local PostgreSQL (trust auth), run
  * as the postgres user (it refuses to run as root), on a free port, with its own temp folder.
  */
-export async function startPgBouncer(upstream: URL): Promise<PgBouncer> {
-  const port = await freePort()
+export async function startPgBouncer(
+  upstream: URL,
+  options: { port?: number } = {},
+): Promise<PgBouncer> {
+  const port = options.port ?? (await freePort())
   const dir = mkdtempSync(join(tmpdir(), 'arogya-pgbouncer-'))
   const uid = Number(execFileSync('id', ['-u', 'postgres']).toString().trim())
   const gid = Number(execFileSync('id', ['-g', 'postgres']).toString().trim())
@@ -62,6 +68,9 @@ export async function startPgBouncer(upstream: URL): Promise<PgBouncer> {
       'pool_mode = transaction',
       'max_client_conn = 200',
       'default_pool_size = 8',
+      // After a failed server login PgBouncer waits this long before trying again (default
+      // 15 s, during which every client gets an error): tests of PostgreSQL coming back.
+      'server_login_retry = 1',
       'ignore_startup_parameters = extra_float_digits,options',
       `logfile = ${join(dir, 'pgbouncer.log')}`,
       `pidfile = ${join(dir, 'pgbouncer.pid')}`,
@@ -77,13 +86,16 @@ export async function startPgBouncer(upstream: URL): Promise<PgBouncer> {
     child.kill('SIGKILL')
     throw new Error('pgbouncer did not start')
   }
+  const exited = new Promise((r) => child.once('exit', r))
+  const end = async (signal: NodeJS.Signals) => {
+    if (child.exitCode === null && child.signalCode === null) child.kill(signal)
+    await exited
+    rmSync(dir, { recursive: true, force: true })
+  }
   return {
     url: (database) => `postgres://postgres@127.0.0.1:${port}/${database}`,
-    stop: async () => {
-      const exited = new Promise((r) => child.once('exit', r))
-      child.kill('SIGTERM')
-      await exited
-      rmSync(dir, { recursive: true, force: true })
-    },
+    port,
+    stop: () => end('SIGTERM'),
+    kill: () => end('SIGKILL'),
   }
 }

@@ -14,6 +14,8 @@ export const TEST_AUTH_SECRET = 'arogya-integration-tests-secret-0123456789abcde
 
 export interface TestDatabase {
   database: Database
+  /** PostgreSQL: the database itself (no pooler), for LISTEN (env DATABASE_DIRECT_URL). */
+  directUrl?: string
   /** Closes the connection and, on PostgreSQL, drops the per-file database. */
   drop: () => Promise<void>
 }
@@ -41,6 +43,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   }
   return {
     database,
+    directUrl: url.toString(),
     drop: async () => {
       await database.close()
       await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)
@@ -71,10 +74,11 @@ export interface TestApp {
 export async function createTestApp(
   overrides: Partial<Omit<AppOptions, 'database'>> = {},
 ): Promise<TestApp> {
-  const { database, drop } = await openTestDatabase()
+  const { database, drop, directUrl } = await openTestDatabase()
   try {
     const { app, auth } = await buildApp({
       database,
+      databaseDirectUrl: directUrl,
       authSecret: TEST_AUTH_SECRET,
       authRateLimit: false,
       logLevel: 'silent',

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { hostileTargets } from '../../../tests/support/hostile-redirects'
 import { safeNextPath, signInHref } from './next-path'
 
 describe('safeNextPath', () => {
@@ -33,9 +34,13 @@ describe('safeNextPath', () => {
       expect(safeNextPath(raw), String(raw)).toBeNull()
   })
 
-  it('keeps a normalised path on this site (dot segments cannot climb out)', () => {
-    expect(safeNextPath('/../patients')).toBe('/patients')
-    expect(safeNextPath('/./%2F%2Fevil.example')).toBe('/%2F%2Fevil.example')
+  it('refuses dot segments and encoded slashes rather than guessing what they mean', () => {
+    for (const raw of ['/../patients', '/./%2F%2Fevil.example', '/%2f%2fevil.example', '/%5cevil'])
+      expect(safeNextPath(raw), raw).toBeNull()
+  })
+
+  it('refuses every hostile redirect target', () => {
+    for (const raw of hostileTargets) expect(safeNextPath(raw), raw).toBeNull()
   })
 })
 

@@ -1,32 +1,18 @@
 import { appPaths, matchAppPath } from '@/shared/app-routes'
-
-/** A base that no real page has: a `next` that resolves elsewhere left this site. */
-const BASE = 'https://arogya.invalid'
-
-function hasControl(text: string): boolean {
-  return [...text].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)
-}
+import { safeRedirectPath } from '@/shared/safe-redirect'
 
 /**
- * The page to return to after sign-in, from the sign-in page's `next` parameter. Only a path
- * on this site is honoured ('/patients?search=x'): never another origin ('//evil.example',
- * 'https://evil.example', '/\evil.example'), the sign-in page itself or an /api address.
+ * The page to return to after sign-in, from the sign-in page's `next` parameter: a path on
+ * this site by the one redirect rule (shared/safe-redirect.ts), and not the sign-in page itself
+ * or an /api address. Anything else is null, and the screen's default applies.
  */
 export function safeNextPath(raw: string | null | undefined): string | null {
-  if (!raw || raw.length > 2000) return null
-  if (!raw.startsWith('/') || raw.startsWith('//') || /[\\\s]/.test(raw) || hasControl(raw))
-    return null
-  let url: URL
-  try {
-    url = new URL(raw, BASE)
-  } catch {
-    return null
-  }
-  if (url.origin !== BASE) return null
-  const path = url.pathname
+  const target = safeRedirectPath(raw)
+  if (!target) return null
+  const path = target.split(/[?#]/)[0] ?? ''
   if (path === '/api' || path.startsWith('/api/') || matchAppPath(path) === appPaths.login)
     return null
-  return `${path}${url.search}${url.hash}`
+  return target
 }
 
 /** The sign-in page, coming back to `target` (a path and query) afterwards. */

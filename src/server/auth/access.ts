@@ -6,6 +6,7 @@ import { mustEnrolTwoFactor } from '../../shared/schemas/auth'
 import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
 import type { Auth } from './auth'
+import { cookieValue, type SessionCache, sessionCacheKey } from './session-cache'
 import { keepSessionAlive, type SessionPolicy } from './session-policy'
 
 /** Who may call a route. Every /api route declares one; registration fails otherwise. */
@@ -51,19 +52,64 @@ declare module 'fastify' {
   }
 }
 
+/** A signed-in session as the session cache keeps it: the actor and its deadlines. */
+export interface CachedActor extends Actor {
+  createdAt: Date
+  expiresAt: Date
+}
+
 export interface SessionDeps {
   auth: Auth
   db: AppDb
   policy: SessionPolicy
+  /** Recently resolved sessions (session-cache.ts, docs/decisions/010). */
+  sessions: SessionCache<CachedActor>
 }
 
-/** The signed-in user of a request (null when signed out); each use keeps the session alive. */
-export async function resolveActor(deps: SessionDeps, req: FastifyRequest): Promise<Actor | null> {
-  const result = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
-  if (!result) return null
+const cookieNames = new WeakMap<Auth, Promise<string>>()
+
+/** better-auth's session cookie name (with its prefix, and __Secure- on HTTPS). */
+function sessionCookieName(auth: Auth): Promise<string> {
+  let name = cookieNames.get(auth)
+  if (!name) {
+    name = auth.$context.then((ctx) => ctx.authCookies.sessionToken.name)
+    cookieNames.set(auth, name)
+  }
+  return name
+}
+
+/** The session token inside a signed cookie value (`<token>.<signature>`, maybe %-encoded). */
+function tokenOf(signed: string): string {
+  let value = signed.startsWith('"') ? signed.slice(1, -1) : signed
+  try {
+    value = decodeURIComponent(value)
+  } catch {
+    // as sent
+  }
+  const dot = value.lastIndexOf('.')
+  return dot === -1 ? value : value.slice(0, dot)
+}
+
+function toActor(s: CachedActor): Actor {
+  return {
+    userId: s.userId,
+    email: s.email,
+    role: s.role,
+    isSuperAdmin: s.isSuperAdmin,
+    hospitalId: s.hospitalId,
+    sessionId: s.sessionId,
+    twoFactorEnabled: s.twoFactorEnabled,
+    impersonatedBy: s.impersonatedBy,
+  }
+}
+
+/** What better-auth's getSession found, as an actor (null: suspended or inactive). */
+function fromSession(result: {
+  session: { id: string; createdAt: Date; expiresAt: Date }
+  user: { id: string; email: string }
+}): CachedActor | null {
   const u = result.user as typeof result.user & Record<string, unknown>
   if (u.banned === true || u.isActive === false) return null
-  await keepSessionAlive(deps.db, result.session, deps.policy)
   const impersonatedBy = (result.session as { impersonatedBy?: unknown }).impersonatedBy
   const role = roles.includes(u.role as Role) ? (u.role as Role) : 'viewer'
   return {
@@ -75,7 +121,70 @@ export async function resolveActor(deps: SessionDeps, req: FastifyRequest): Prom
     sessionId: result.session.id,
     twoFactorEnabled: u.twoFactorEnabled === true,
     impersonatedBy: typeof impersonatedBy === 'string' ? impersonatedBy : null,
+    createdAt: result.session.createdAt,
+    expiresAt: result.session.expiresAt,
   }
+}
+
+/** Moves the idle deadline when due (about once a minute) and keeps the cache in step. */
+async function keepAlive(
+  deps: SessionDeps,
+  key: string | undefined,
+  s: CachedActor,
+): Promise<Actor | null> {
+  const kept = await keepSessionAlive(deps.db, { ...s, id: s.sessionId }, deps.policy)
+  if (kept.kind === 'gone') {
+    if (key) deps.sessions.dropKey(key)
+    return null
+  }
+  if (kept.kind === 'moved' && key) deps.sessions.update(key, { ...s, expiresAt: kept.expiresAt })
+  return toActor(s)
+}
+
+/**
+ * The signed-in user of a request (null when signed out); each use keeps the session alive.
+ * A session resolved in the last few seconds comes from the session cache without a database
+ * round trip; anything else (first use, a forged or stale cookie, a revoked session) goes to
+ * better-auth, which checks the signature and looks the session and user up.
+ */
+export async function resolveActor(deps: SessionDeps, req: FastifyRequest): Promise<Actor | null> {
+  const signed = cookieValue(req.headers.cookie, await sessionCookieName(deps.auth))
+  const key = signed ? sessionCacheKey(signed) : undefined
+  const hit = key ? deps.sessions.get(key) : undefined
+  if (hit && hit.expiresAt.getTime() > Date.now()) return keepAlive(deps, key, hit)
+
+  const generation = deps.sessions.generation()
+  const result = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
+  const found = result ? fromSession(result) : null
+  if (!result || !found) {
+    if (key) deps.sessions.dropKey(key)
+    return null
+  }
+  // Cached only when the cookie we keyed on is the one better-auth accepted.
+  if (key && signed && tokenOf(signed) === result.session.token) {
+    deps.sessions.set(key, found, generation)
+  }
+  return keepAlive(deps, key, found)
+}
+
+/**
+ * Requests after which this instance's cached sessions of the caller (and of a `userId` named
+ * in the body) are dropped before the answer leaves: sign-out, revoked sessions, password and
+ * two-factor changes, suspension. Every instance also hears it by NOTIFY (migration 0008).
+ */
+function mayRevoke(method: string, url: string): boolean {
+  const path = url.split('?', 1)[0] ?? ''
+  if (path === '/api/logout') return true
+  return method !== 'GET' && path.startsWith('/api/auth/')
+}
+
+async function dropRevoked(deps: SessionDeps, req: FastifyRequest): Promise<void> {
+  const signed = cookieValue(req.headers.cookie, await sessionCookieName(deps.auth))
+  const own = signed ? deps.sessions.dropKey(sessionCacheKey(signed)) : undefined
+  const userId = own?.userId ?? req.actor?.userId
+  if (userId) deps.sessions.dropUser(userId)
+  const target = (req.body as { userId?: unknown } | undefined)?.userId
+  if (typeof target === 'string') deps.sessions.dropUser(target)
 }
 
 export const TWO_FACTOR_REQUIRED_MESSAGE =
@@ -100,6 +209,10 @@ export function actingMember(req: FastifyRequest) {
 
 export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): void {
   app.decorateRequest('actor', null)
+
+  app.addHook('onSend', async (req, reply) => {
+    if (reply.statusCode < 400 && mayRevoke(req.method, req.url)) await dropRevoked(deps, req)
+  })
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api')) return

@@ -14,6 +14,7 @@ import {
   verification,
 } from '../db/schema/auth'
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../shared/schemas/auth'
+import { authRateLimitStorage } from '../http/rate-limit-store'
 import type { Mailer } from '../integrations/email/mailer'
 import { initialExpiry, type SessionPolicy } from './session-policy'
 import { verificationEmail } from './verification-email'
@@ -48,11 +49,22 @@ const platformAdmin = defaultAc.newRole({
 /** How long the emailed activation link stays valid. */
 export const VERIFICATION_HOURS = 24
 
-function originOf(request: Request | undefined): string[] {
+/**
+ * The origins better-auth trusts (docs/decisions/009), for its Origin check on writes and for
+ * every callbackURL, errorCallbackURL, newUserCallbackURL and redirectTo: with BASE_URL only
+ * its origin; without it only the origin the request arrived on as the server sees it. The
+ * request handed to better-auth is built by `callAuth` from Fastify's host and protocol, which
+ * honour X-Forwarded-Host/-Proto only from a hop TRUST_PROXY trusts; client claims are dropped.
+ * Never a wildcard: a dynamic `baseURL: { allowedHosts }` would add `http://*` and `https://*`.
+ */
+export function trustedOriginsFor(
+  baseURL: string | undefined,
+  request: Request | undefined,
+): string[] {
+  if (baseURL) return [new URL(baseURL).origin]
   if (!request) return []
-  const url = new URL(request.url)
-  const host = request.headers.get('host')
-  return host ? [`${url.protocol}//${host}`] : [url.origin]
+  const origin = new URL(request.url).origin
+  return origin === 'null' ? [] : [origin]
 }
 
 /** better-auth: email + password, server-side sessions, TOTP two-factor and the admin plugin. */
@@ -68,19 +80,22 @@ export function createAuth(options: AuthOptions) {
     onAPIError: { throw: true },
     logger: {
       log: (level, message) => {
+        // Without BASE_URL the per-request origin is deliberate (see baseURL below); the start-up
+        // banner says what to set in production, so this warning would only alarm.
+        if (!options.baseURL && message.startsWith('Base URL is not set')) return
         const log = options.log
         log?.[level]({ source: 'better-auth' }, message)
       },
     },
     basePath: '/api/auth',
     secret: options.secret,
-    // Without BASE_URL (local use), links and cookies follow the host the request came to.
-    baseURL: options.baseURL ?? { allowedHosts: ['*'], protocol: 'auto' },
-    // Same-origin only: the page that posts must be served by the host it posts to.
-    trustedOrigins: (request) => [
-      ...(options.baseURL ? [options.baseURL] : []),
-      ...originOf(request),
-    ],
+    // Without BASE_URL, better-auth derives its base URL per request from the request we build
+    // (callAuth), and trusts only that origin (trustedOriginsFor). Not `{ allowedHosts: ['*'] }`,
+    // which makes better-auth trust every http and https origin (issue 17).
+    baseURL: options.baseURL,
+    trustedOrigins: options.baseURL
+      ? trustedOriginsFor(options.baseURL, undefined)
+      : (request) => trustedOriginsFor(undefined, request),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: { user, session, account, verification, twoFactor: twoFactorTable },
@@ -120,6 +135,8 @@ export function createAuth(options: AuthOptions) {
     },
     rateLimit: {
       enabled: options.rateLimit,
+      // In PostgreSQL, so every instance counts against the same limits (docs/decisions/008).
+      customStorage: authRateLimitStorage(db),
       window: 60,
       max: 200,
       customRules: {
@@ -134,7 +151,12 @@ export function createAuth(options: AuthOptions) {
       disableOriginCheck: false,
       ipAddress: { ipAddressHeaders: [CLIENT_IP_HEADER] },
       cookiePrefix: 'arogya',
+      // With an https BASE_URL every cookie is Secure (and __Secure- prefixed). Without BASE_URL,
+      // cookies on a request that arrived over https get Secure per request (security-headers.ts).
       useSecureCookies: options.baseURL?.startsWith('https://') ?? false,
+      // X-Forwarded-Host/-Proto reach better-auth only as rebuilt by authHeaders from Fastify's
+      // TRUST_PROXY-aware view; better-auth itself never reads them.
+      trustedProxyHeaders: false,
     },
     databaseHooks: {
       session: {

@@ -1,7 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { fromNodeHeaders } from 'better-auth/node'
 import type { ApiErrorBody } from '../../shared/api-error'
+import { redirectPathOr, safeRedirectPath } from '../../shared/safe-redirect'
 import { rejectInvalidText } from '../http/parse'
+import { ownOrigin } from '../http/same-origin'
 import type { Auth } from './auth'
 import { CLIENT_IP_HEADER } from './client-ip'
 
@@ -46,18 +48,96 @@ export interface AuthResponse {
   text: string
 }
 
-/** Hands a Fastify request to better-auth's web handler; the caller sends the answer on. */
-export async function callAuth(auth: Auth, req: FastifyRequest): Promise<AuthResponse> {
-  const url = new URL(req.url, `${req.protocol}://${req.host}`)
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD' && req.body !== undefined
-  if (hasBody) rejectInvalidText(req.body)
+/** Every parameter through which better-auth can be told where to send the browser. */
+export const REDIRECT_PARAMS = [
+  'callbackURL',
+  'errorCallbackURL',
+  'newUserCallbackURL',
+  'redirectTo',
+] as const
+
+/**
+ * The query with every redirect parameter held to the one rule (shared/safe-redirect.ts):
+ * a path on this site stays, anything else (and a repeated parameter) becomes '/'.
+ */
+export function safeRedirectQuery(url: URL): void {
+  for (const name of REDIRECT_PARAMS) {
+    const values = url.searchParams.getAll(name)
+    if (values.length === 0) continue
+    url.searchParams.set(name, redirectPathOr(values.length === 1 ? values[0] : null))
+  }
+}
+
+/** A JSON body with every redirect field held to the same rule. */
+export function safeRedirectBody(body: unknown): unknown {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return body
+  const copy: Record<string, unknown> = { ...(body as Record<string, unknown>) }
+  for (const name of REDIRECT_PARAMS) {
+    if (name in copy) copy[name] = redirectPathOr(copy[name])
+  }
+  return copy
+}
+
+/**
+ * A better-auth endpoint called on behalf of a request: the URL is built from the server's
+ * view of the request (Fastify's protocol and host, which honour TRUST_PROXY), redirect
+ * parameters are held to the one rule before better-auth sees them, and better-auth trusts
+ * only our origin as well (auth.ts trustedOriginsFor): two locks on every redirect.
+ */
+export async function callAuthAt(
+  auth: Auth,
+  req: FastifyRequest,
+  target: {
+    method: string
+    pathAndQuery: string
+    body?: unknown
+    /** Without the caller's cookies: better-auth acts for no session. */
+    anonymous?: true
+  },
+): Promise<AuthResponse> {
+  const url = new URL(target.pathAndQuery, `${req.protocol}://${req.host}`)
+  safeRedirectQuery(url)
+  const hasBody = target.method !== 'GET' && target.method !== 'HEAD' && target.body !== undefined
+  if (hasBody) rejectInvalidText(target.body)
+  const headers = authHeaders(req)
+  headers.delete('content-length')
+  if (target.anonymous) headers.delete('cookie')
+  if (hasBody) headers.set('content-type', 'application/json')
   const response = await auth.handler(
     new Request(url, {
-      method: req.method,
-      headers: authHeaders(req),
-      ...(hasBody ? { body: JSON.stringify(req.body) } : {}),
+      method: target.method,
+      headers,
+      ...(hasBody ? { body: JSON.stringify(safeRedirectBody(target.body)) } : {}),
     }),
   )
+  const baseURL = typeof auth.options.baseURL === 'string' ? auth.options.baseURL : undefined
+  return readAuthResponse(response, ownOrigin(req, baseURL))
+}
+
+/** Hands a Fastify request to better-auth's web handler; the caller sends the answer on. */
+export function callAuth(auth: Auth, req: FastifyRequest): Promise<AuthResponse> {
+  return callAuthAt(auth, req, { method: req.method, pathAndQuery: req.url, body: req.body })
+}
+
+/**
+ * A redirect target better-auth answered, kept only when it stays on our origin (a path
+ * on this site, or an absolute URL of our origin); anything else becomes '/'. Never reached
+ * while the two locks above hold; the last net in case a future endpoint builds its own URL.
+ */
+function onSite(target: string, origin: string | null): string {
+  if (safeRedirectPath(target)) return target
+  try {
+    if (origin && new URL(target).origin === origin) return target
+  } catch {
+    // not an absolute URL
+  }
+  return '/'
+}
+
+async function readAuthResponse(response: Response, origin: string | null): Promise<AuthResponse> {
+  const headers = new Headers(response.headers)
+  const location = headers.get('location')
+  if (location !== null) headers.set('location', onSite(location, origin))
   const text = await response.text()
   let json: unknown = null
   try {
@@ -65,7 +145,15 @@ export async function callAuth(auth: Auth, req: FastifyRequest): Promise<AuthRes
   } catch {
     // not JSON (a redirect's empty body)
   }
-  return { status: response.status, headers: response.headers, json, text }
+  const url = (json as { url?: unknown } | null)?.url
+  if (json && typeof json === 'object' && typeof url === 'string') {
+    const kept = onSite(url, origin)
+    if (kept !== url) {
+      json = { ...json, url: kept }
+      return { status: response.status, headers, json, text: JSON.stringify(json) }
+    }
+  }
+  return { status: response.status, headers, json, text }
 }
 
 /** Sends better-auth's answer: errors in our one shape, JSON without tokens. */

@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm'
 import type { AppDb } from '../db/client'
 import { session as sessions } from '../db/schema/auth'
-import { withPlatform } from '../db/tenant'
 
 /**
  * Sessions end at whichever comes first: the absolute limit after sign-in, or the idle
@@ -14,8 +13,12 @@ export interface SessionPolicy {
   idleMinutes: number
 }
 
-/** Writes are skipped while the idle deadline moved less than this long ago. */
-const TOUCH_EVERY_MS = 60_000
+/**
+ * Writes are skipped while the idle deadline moved less than this long ago: an active session
+ * costs one UPDATE a minute (per instance at most), not one per request. The idle limit is
+ * thereby enforced to within this minute.
+ */
+export const TOUCH_EVERY_MS = 60_000
 
 /** A new session starts with the idle deadline (never beyond the absolute limit). */
 export function initialExpiry(policy: SessionPolicy, now = Date.now()): Date {
@@ -24,20 +27,40 @@ export function initialExpiry(policy: SessionPolicy, now = Date.now()): Date {
   return new Date(now + Math.min(idle, absolute))
 }
 
-/** Moves the idle deadline forward on use, capped at sign-in time + the absolute limit. */
+/** The idle deadline a use now asks for, capped at sign-in + the absolute limit. */
+export function wantedExpiry(
+  session: { createdAt: Date; expiresAt: Date },
+  policy: SessionPolicy,
+  now = Date.now(),
+): Date | null {
+  const idleMs = policy.idleMinutes * 60_000
+  const cap = session.createdAt.getTime() + policy.absoluteHours * 3_600_000
+  const wanted = Math.min(now + idleMs, cap)
+  return wanted - session.expiresAt.getTime() < TOUCH_EVERY_MS ? null : new Date(wanted)
+}
+
+/** What keeping a session alive did: nothing to do, a new deadline, or no live session found. */
+export type KeepAlive =
+  { kind: 'unchanged' } | { kind: 'moved'; expiresAt: Date } | { kind: 'gone' }
+
+/**
+ * Moves the idle deadline forward on use (one statement, one round trip, at most once a
+ * minute). Moving the deadline forward sends no revocation notice (migration 0008), so cached
+ * sessions stay cached. 'gone': the session was deleted or had expired meanwhile.
+ */
 export async function keepSessionAlive(
   db: AppDb,
   session: { id: string; createdAt: Date; expiresAt: Date },
   policy: SessionPolicy,
-): Promise<void> {
-  const idleMs = policy.idleMinutes * 60_000
-  const cap = session.createdAt.getTime() + policy.absoluteHours * 3_600_000
-  const wanted = Math.min(Date.now() + idleMs, cap)
-  if (wanted - session.expiresAt.getTime() < TOUCH_EVERY_MS) return
-  await withPlatform(db, (tx) =>
-    tx
-      .update(sessions)
-      .set({ expiresAt: new Date(wanted) })
-      .where(sql`${sessions.id} = ${session.id} and ${sessions.expiresAt} > now()`),
-  )
+): Promise<KeepAlive> {
+  const wanted = wantedExpiry(session, policy)
+  if (!wanted) return { kind: 'unchanged' }
+  // A platform table, one statement: no transaction needed (withPlatform would add BEGIN and
+  // COMMIT round trips).
+  const rows = await db
+    .update(sessions)
+    .set({ expiresAt: wanted })
+    .where(sql`${sessions.id} = ${session.id} and ${sessions.expiresAt} > now()`)
+    .returning({ id: sessions.id })
+  return rows.length ? { kind: 'moved', expiresAt: wanted } : { kind: 'gone' }
 }

@@ -1,23 +1,29 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
-import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
-import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
-import { projectRoot } from '../project-root'
+import { beginEmbeddedInit } from './embedded-init'
+import { applyMigrations } from './migrate'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
 import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as patients from './schema/patients'
+import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
 
-export const schema = { ...hospitals, ...auth, ...patients, ...audit, ...demoRequests, ...security }
+export const schema = {
+  ...hospitals,
+  ...auth,
+  ...patients,
+  ...audit,
+  ...demoRequests,
+  ...security,
+  ...rateLimits,
+}
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>
@@ -30,7 +36,33 @@ export interface Database {
   dump?: () => Promise<Uint8Array>
 }
 
-const migrationsFolder = join(projectRoot, 'drizzle')
+/**
+ * A request waits at most this long for a connection (to PostgreSQL or PgBouncer), then fails
+ * with 503 DATABASE_UNAVAILABLE instead of hanging while the database is away.
+ */
+export const CONNECT_TIMEOUT_MS = 5_000
+
+/** Pool settings shared by the app's pool and the migration pool. */
+function poolConfig(connectionString: string, max: number): pg.PoolConfig {
+  return { connectionString, max, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true }
+}
+
+/**
+ * An idle pooled connection that dies (PostgreSQL restarted, PgBouncer killed) makes the pool
+ * emit 'error'; unhandled, that would end the process. The pool drops that connection and
+ * opens a new one when the database is back, so there is nothing more to do than report it.
+ */
+function survive(pool: pg.Pool, onError: DatabaseOptions['onConnectionError']): pg.Pool {
+  let reported = 0
+  pool.on('error', (error) => {
+    if (onError) return onError(error)
+    // One line per burst (a restart drops every idle connection at once).
+    if (Date.now() - reported < 10_000) return
+    reported = Date.now()
+    console.warn(`Database connection lost (${error.message}); reconnecting on the next query.`)
+  })
+  return pool
+}
 
 export interface DatabaseOptions {
   /** PostgreSQL URL; when absent, embedded PGlite. */
@@ -44,36 +76,80 @@ export interface DatabaseOptions {
   dataDir?: string | undefined
   /** Embedded only: start a new data directory from a snapshot (db/snapshots.ts). */
   restoreFrom?: Uint8Array | undefined
+  /** PostgreSQL only: an idle pooled connection died (default: one warning per burst). */
+  onConnectionError?: ((error: Error) => void) | undefined
 }
 
-/** Opens the database and applies committed migrations. */
+/** Opens the database and applies committed migrations (db/migrate.ts: once, under a lock). */
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   if (options.databaseUrl) {
     if (options.migrationUrl) {
-      const owner = new pg.Pool({ connectionString: options.migrationUrl, max: 1 })
+      const owner = survive(new pg.Pool(poolConfig(options.migrationUrl, 1)), undefined)
       try {
-        await migratePg(drizzlePg(owner) as never, { migrationsFolder })
+        await applyMigrations(drizzlePg(owner) as never)
       } finally {
         await owner.end()
       }
     }
-    const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 10 })
+    const pool = survive(
+      new pg.Pool(poolConfig(options.databaseUrl, 10)),
+      options.onConnectionError,
+    )
+    const connections = openConnections(pool)
     const db = drizzlePg(pool, { schema }) as unknown as AppDb
-    if (!options.migrationUrl) await migratePg(db as never, { migrationsFolder })
-    return { db, driver: 'postgres', close: () => pool.end() }
+    if (!options.migrationUrl) {
+      try {
+        await applyMigrations(db as never)
+      } catch (error) {
+        await endPool(pool, connections)
+        throw error
+      }
+    }
+    return { db, driver: 'postgres', close: () => endPool(pool, connections) }
   }
-  if (options.dataDir) mkdirSync(options.dataDir, { recursive: true, mode: 0o700 })
+  const made = options.dataDir
+    ? beginEmbeddedInit(options.dataDir, Boolean(options.restoreFrom))
+    : undefined
   const client = await PGlite.create({
     dataDir: options.dataDir,
     extensions: { pg_trgm },
     ...(options.restoreFrom ? { loadDataDir: new Blob([Buffer.from(options.restoreFrom)]) } : {}),
   })
+  made?.()
   const db = drizzlePglite(client, { schema }) as unknown as AppDb
-  await migratePglite(db as never, { migrationsFolder })
+  try {
+    await applyMigrations(db as never)
+  } catch (error) {
+    await client.close()
+    throw error
+  }
   return {
     db,
     driver: 'pglite',
     close: () => client.close(),
     dump: async () => new Uint8Array(await (await client.dumpDataDir('gzip')).arrayBuffer()),
   }
+}
+
+/** The pool's connections that have not closed yet. */
+function openConnections(pool: pg.Pool): Set<pg.PoolClient> {
+  const open = new Set<pg.PoolClient>()
+  pool.on('connect', (client) => {
+    open.add(client)
+    client.once('end', () => open.delete(client))
+  })
+  return open
+}
+
+/**
+ * pool.end() resolves before its connections have closed; wait for them (at most 5 s), so
+ * that whatever runs next (a DROP DATABASE in tests, process exit) finds none still open.
+ */
+async function endPool(pool: pg.Pool, open: Set<pg.PoolClient>): Promise<void> {
+  const closed = [...open].map((c) => new Promise<void>((resolve) => c.once('end', resolve)))
+  await pool.end()
+  await Promise.race([
+    Promise.all(closed),
+    new Promise((resolve) => setTimeout(resolve, 5_000).unref()),
+  ])
 }

@@ -47,6 +47,17 @@ async function tablesInOrder(client: pg.PoolClient): Promise<string[]> {
   return ordered
 }
 
+/** A table's columns that take values (generated columns compute their own), quoted. */
+async function storedColumns(client: pg.PoolClient, table: string): Promise<string[]> {
+  const result = await client.query<{ name: string }>(
+    `select quote_ident(attname) as name from pg_attribute
+     where attrelid = $1::regclass and attnum > 0 and not attisdropped and attgenerated = ''
+     order by attnum`,
+    [quote(table)],
+  )
+  return result.rows.map((r) => r.name)
+}
+
 /** Count and an order-independent checksum of a table's rows as text, in UTC (same SQL below). */
 const checksumQuery = (table: string) =>
   `select count(*)::int as rows, coalesce(md5(string_agg(md5(t::text), '' order by md5(t::text))), '') as checksum from ${quote(table)} t`
@@ -68,6 +79,59 @@ async function sourceChecksum(source: AppDb, table: string) {
   return result.rows[0] ?? { rows: -1, checksum: '' }
 }
 
+/** The target already holds exactly the source's rows: nothing to do. */
+export class AlreadyCopiedError extends Error {}
+
+/** A public table of the target that has rows (empty: none, or only a migrated schema). */
+async function firstTableWithRows(targetUrl: string): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: targetUrl })
+  await client.connect()
+  try {
+    const tables = await client.query<{ name: string }>(
+      `select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+    )
+    for (const { name } of tables.rows) {
+      if ((await client.query(`select 1 from ${quote(name)} limit 1`)).rowCount) return name
+    }
+    return undefined
+  } finally {
+    await client.end()
+  }
+}
+
+/** Every table of the target has the source's row count and checksum, and no table more. */
+async function holdsCopyOf(dataDir: string | undefined, targetUrl: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: targetUrl })
+  await client.connect()
+  const source = await openDatabase({ dataDir })
+  try {
+    const sourceTables = (
+      (await source.db.execute(
+        sql`select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+      )) as unknown as { rows: { name: string }[] }
+    ).rows.map((r) => r.name)
+    const targetTables = (
+      await client.query<{ name: string }>(
+        `select tablename as name from pg_tables where schemaname = 'public' order by tablename`,
+      )
+    ).rows.map((r) => r.name)
+    if (sourceTables.join() !== targetTables.join()) return false
+    await client.query('begin')
+    await client.query(`set local timezone = 'UTC'`)
+    for (const table of targetTables) {
+      const expected = await sourceChecksum(source.db, table)
+      const copied = (await client.query<{ rows: number; checksum: string }>(checksumQuery(table)))
+        .rows[0]
+      if (copied?.rows !== expected.rows || copied.checksum !== expected.checksum) return false
+    }
+    return true
+  } finally {
+    await client.query('rollback').catch(() => undefined)
+    await client.end()
+    await source.close()
+  }
+}
+
 export async function moveToPostgres(options: {
   dataDir: string | undefined
   targetUrl: string
@@ -78,27 +142,18 @@ export async function moveToPostgres(options: {
 }): Promise<TableReport[]> {
   const log = options.log ?? (() => undefined)
   const batch = options.batchSize ?? 1000
-  const pool = new pg.Pool({ connectionString: options.targetUrl, max: 1 })
-  try {
-    const client = await pool.connect()
-    try {
-      // Empty: no tables, or only the schema that an earlier, failed copy migrated.
-      const tables = await client.query<{ name: string }>(
-        `select tablename as name from pg_tables where schemaname = 'public'`,
+  const full = await firstTableWithRows(options.targetUrl)
+  if (full) {
+    // A run killed after its COMMIT but before it reported: say that it is done, not
+    // "not empty", so nobody drops a complete copy to run it again.
+    if (await holdsCopyOf(options.dataDir, options.targetUrl)) {
+      throw new AlreadyCopiedError(
+        `The target database already holds a complete copy of this embedded database: every table's row count and checksum matches (an earlier run finished).`,
       )
-      for (const { name } of tables.rows) {
-        const rows = await client.query(`select 1 from ${quote(name)} limit 1`)
-        if (rows.rowCount) {
-          throw new Error(
-            `The target database is not empty (${name} has rows). Give the URL of a new, empty database.`,
-          )
-        }
-      }
-    } finally {
-      client.release()
     }
-  } finally {
-    await pool.end()
+    throw new Error(
+      `The target database is not empty (${full} has rows). Give the URL of a new, empty database.`,
+    )
   }
 
   // The schema, by the same migrations the app runs.
@@ -115,10 +170,11 @@ export async function moveToPostgres(options: {
     const reports: TableReport[] = []
     for (const table of await tablesInOrder(client)) {
       const expected = await sourceChecksum(source.db, table)
+      const columns = (await storedColumns(client, table)).join(', ')
       for (let offset = 0; offset < expected.rows; offset += batch) {
         const json = await rowsOf(source.db, table, offset, batch)
         await client.query(
-          `insert into ${quote(table)} select * from json_populate_recordset(null::${quote(table)}, $1::json)`,
+          `insert into ${quote(table)} (${columns}) select ${columns} from json_populate_recordset(null::${quote(table)}, $1::json)`,
           [json],
         )
       }

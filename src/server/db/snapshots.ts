@@ -39,12 +39,19 @@ export function listSnapshots(dir: string): string[] {
     .map((f) => join(dir, f))
 }
 
+const PARTIAL_PREFIX = '.partial-'
+
 export async function takeSnapshot(database: Database, dir: string, keep = 7): Promise<string> {
   if (!database.dump) throw new Error('Snapshots are for the embedded database only')
   mkdirSync(dir, { recursive: true, mode: 0o700 })
+  // Left by a snapshot that was killed while writing (never listed, never restored): one
+  // server writes the snapshots of its DATA_DIR, so any found now is dead.
+  for (const f of readdirSync(dir)) {
+    if (f.startsWith(PARTIAL_PREFIX)) rmSync(join(dir, f), { force: true })
+  }
   const stamp = new Date().toISOString().replace(/[:.]/g, '-')
   const path = join(dir, `${SNAPSHOT_PREFIX}${stamp}${SUFFIX}`)
-  const temporary = join(dir, `.partial-${stamp}`)
+  const temporary = join(dir, `${PARTIAL_PREFIX}${stamp}`)
   try {
     await writeDurably(temporary, await database.dump())
     renameSync(temporary, path)

@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify'
 import type { ApiErrorBody } from '../../shared/api-error'
 import { matchAppPath } from '../../shared/app-routes'
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable } from '../db/unavailable'
 import { AppError } from './app-error'
 
 const fastifyCodes: Record<string, { code: string; message: string }> = {
@@ -26,11 +27,24 @@ const fastifyCodes: Record<string, { code: string; message: string }> = {
   },
 }
 
+/** Seconds a client is asked to wait when the database is away. */
+const RETRY_AFTER_S = 5
+
 /** One error body for every failure; never a stack trace. */
 export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError | AppError | Error, req, reply) => {
     let status: number
     let body: ApiErrorBody
+    if (isDatabaseUnavailable(error)) {
+      // PostgreSQL or PgBouncer away: a clear 503 the client may retry, not a 500. The pool
+      // reconnects by itself when it is back.
+      req.log.warn({ err: error }, 'database unavailable')
+      return reply
+        .status(503)
+        .header('retry-after', String(RETRY_AFTER_S))
+        .type('application/json; charset=utf-8')
+        .send({ message: DATABASE_UNAVAILABLE_MESSAGE, code: 'DATABASE_UNAVAILABLE' })
+    }
     if (error instanceof AppError) {
       status = error.status
       body = {

@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { publicRoute } from '../auth/access'
 import type { AppDb } from '../db/client'
+import { appliedMigrationMillis, latestMigrationMillis } from '../db/migrate'
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../db/unavailable'
 
 /** How long /readyz waits for the database before calling it unavailable. */
 export const READY_TIMEOUT_MS = 2000
@@ -12,29 +14,80 @@ function timeout(ms: number): Promise<never> {
   })
 }
 
+/** SQLSTATE of an error or of its cause (drizzle wraps query errors). */
+function sqlState(error: unknown): string | undefined {
+  const e = error as { code?: unknown; cause?: { code?: unknown } }
+  const code = typeof e.code === 'string' ? e.code : e.cause?.code
+  return typeof code === 'string' ? code : undefined
+}
+
+type Migrations = 'applied' | 'pending' | 'unchecked'
+
 /**
  * For load balancers and orchestrators. /healthz: the process is alive and serving.
- * /readyz: it should get traffic: the database answers (migrations ran before the server
- * started listening) and it is not shutting down.
+ * /readyz: it should get traffic: the database answers, it has every migration this build
+ * knows (a newer build may have applied more: still ready), and it is not shutting down.
+ * Answers within READY_TIMEOUT_MS; while the database (or PgBouncer) is away it answers 503
+ * and turns 200 again by itself when it is back.
  */
 export function healthRoutes(app: FastifyInstance, { db }: { db: AppDb }): { drain: () => void } {
   let draining = false
+  /** Migrations never go backwards: once seen applied, only the database is checked again. */
+  let migrationsSeen = false
+  /** Logged when the database goes away and when it is back, not at every probe. */
+  let down = false
+  const expected = latestMigrationMillis()
   const noStore = { 'cache-control': 'no-store' }
+
+  async function migrations(): Promise<Migrations> {
+    if (migrationsSeen) return 'applied'
+    try {
+      const applied = await appliedMigrationMillis(db)
+      migrationsSeen = applied !== null && applied >= expected
+      return migrationsSeen ? 'applied' : 'pending'
+    } catch (error) {
+      // A login role without access to the bookkeeping (DATABASE_MIGRATION_URL set-ups):
+      // the owner migrated before this server started listening.
+      if (sqlState(error) === '42501') return 'unchecked'
+      if (sqlState(error) === '42P01') return 'pending'
+      throw error
+    }
+  }
 
   app.get('/healthz', { config: publicRoute }, async (_req, reply) =>
     reply.headers(noStore).send({ status: 'ok' }),
   )
 
-  app.get('/readyz', { config: publicRoute }, async (_req, reply) => {
+  app.get('/readyz', { config: publicRoute }, async (req, reply) => {
     if (draining) {
       return reply.status(503).headers(noStore).send({ status: 'draining', database: 'unknown' })
     }
+    let state: Migrations
     try {
-      await Promise.race([db.execute(sql`select 1`), timeout(READY_TIMEOUT_MS)])
-      return reply.headers(noStore).send({ status: 'ready', database: 'ok', migrations: 'applied' })
-    } catch {
-      return reply.status(503).headers(noStore).send({ status: 'unavailable', database: 'down' })
+      state = await Promise.race([
+        db.execute(sql`select 1`).then(migrations),
+        timeout(READY_TIMEOUT_MS),
+      ])
+    } catch (error) {
+      if (!down) req.log.warn({ err: error }, 'readiness: the database is unreachable')
+      down = true
+      return reply.status(503).headers(noStore).send({
+        status: 'unavailable',
+        database: 'down',
+        message: DATABASE_UNAVAILABLE_MESSAGE,
+      })
     }
+    if (down) req.log.info('readiness: the database is reachable again')
+    down = false
+    if (state === 'pending') {
+      return reply.status(503).headers(noStore).send({
+        status: 'unavailable',
+        database: 'ok',
+        migrations: 'pending',
+        message: 'The database has not been migrated to this version yet.',
+      })
+    }
+    return reply.headers(noStore).send({ status: 'ready', database: 'ok', migrations: state })
   })
 
   return {

@@ -13,12 +13,16 @@ async function app(baseURL?: string) {
 }
 
 describe('same-origin guard', () => {
-  it('lets same-origin, BASE_URL and header-less writes through, and refuses cross-site ones', async () => {
+  it('with BASE_URL, lets only its origin and header-less writes through', async () => {
     const a = await app('https://crm.example.in')
     const post = (headers: Record<string, string>) =>
       a.inject({ method: 'POST', url: '/api/thing', headers, payload: {} })
-    expect((await post({ host: 'x.test', origin: 'http://x.test' })).statusCode).toBe(200)
-    expect((await post({ host: 'x.test:80', origin: 'http://x.test:80' })).statusCode).toBe(200)
+    // The host the request came to is not enough: BASE_URL names the one origin (decision 009).
+    expect((await post({ host: 'x.test', origin: 'http://x.test' })).statusCode).toBe(403)
+    expect((await post({ host: 'x.test:80', origin: 'http://x.test:80' })).statusCode).toBe(403)
+    expect(
+      (await post({ host: 'crm.example.in', origin: 'http://crm.example.in' })).statusCode,
+    ).toBe(403)
     expect(
       (await post({ host: 'internal:5000', origin: 'https://crm.example.in' })).statusCode,
     ).toBe(200)
@@ -28,6 +32,15 @@ describe('same-origin guard', () => {
     expect((await post({ host: 'x.test', origin: 'null' })).statusCode).toBe(403)
     expect((await post({ host: 'x.test', 'sec-fetch-site': 'cross-site' })).statusCode).toBe(403)
     expect((await post({ host: 'x.test', 'sec-fetch-site': 'same-site' })).statusCode).toBe(403)
+    await a.close()
+  })
+
+  it('without BASE_URL, accepts the origin the request came to', async () => {
+    const a = await app()
+    const post = (headers: Record<string, string>) =>
+      a.inject({ method: 'POST', url: '/api/thing', headers, payload: {} })
+    expect((await post({ host: 'x.test', origin: 'http://x.test' })).statusCode).toBe(200)
+    expect((await post({ host: 'x.test:80', origin: 'http://x.test:80' })).statusCode).toBe(200)
     await a.close()
   })
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 
 /** Browser features the app never uses are switched off for it and anything it embeds. */
 export const PERMISSIONS_POLICY = [
@@ -16,14 +16,44 @@ export const PERMISSIONS_POLICY = [
   'browsing-topics=()',
 ].join(', ')
 
+/** One year, subdomains included (helmet's default value). */
+export const HSTS = 'max-age=31536000; includeSubDomains'
+
 /**
- * Headers beside helmet's: Permissions-Policy everywhere, and `Cache-Control: no-store` on
- * every API answer (patient data must not sit in browser or proxy caches) unless a route
- * set its own.
+ * Whether the site is served over https: BASE_URL's scheme when it is set, else the scheme
+ * the request arrived with as the server sees it (X-Forwarded-Proto only from a hop that
+ * TRUST_PROXY trusts), e.g. `npm start` behind a TLS proxy without BASE_URL.
  */
-export function registerSecurityHeaders(app: FastifyInstance): void {
+export function servedOverHttps(req: FastifyRequest, baseURL: string | undefined): boolean {
+  return baseURL ? baseURL.startsWith('https://') : req.protocol === 'https'
+}
+
+/** Every cookie this answer sets gets the Secure attribute. */
+function secureCookies(reply: FastifyReply): void {
+  const set = reply.getHeader('set-cookie')
+  if (set === undefined) return
+  const list = (Array.isArray(set) ? set : [set]).map(String)
+  // reply.header() appends to set-cookie: replace the list instead.
+  void reply.removeHeader('set-cookie')
+  void reply.header(
+    'set-cookie',
+    list.map((c) => (/;\s*secure\s*(;|$)/i.test(c) ? c : `${c}; Secure`)),
+  )
+}
+
+/**
+ * Headers beside helmet's: Permissions-Policy everywhere; `Cache-Control: no-store` on every
+ * API answer (patient data must not sit in browser or proxy caches) unless a route set its
+ * own; and, when served over https (servedOverHttps), HSTS and Secure on every cookie. Over
+ * plain http neither: HSTS there would be ignored, and a Secure cookie would not come back.
+ */
+export function registerSecurityHeaders(app: FastifyInstance, baseURL: string | undefined): void {
   app.addHook('onSend', async (req, reply, payload) => {
     void reply.header('permissions-policy', PERMISSIONS_POLICY)
+    if (servedOverHttps(req, baseURL)) {
+      void reply.header('strict-transport-security', HSTS)
+      secureCookies(reply)
+    }
     if (req.url.startsWith('/api/') && !reply.hasHeader('cache-control')) {
       void reply.header('cache-control', 'no-store')
     }

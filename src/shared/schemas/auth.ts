@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { normalizePhone } from '../phone'
+import { isSafeRedirectPath } from '../safe-redirect'
 import { phoneNumber } from './common'
 import { roles } from '../roles'
 
@@ -24,11 +25,10 @@ export const signInInput = z.strictObject({
     .string({ message: 'Password is required' })
     .min(1, { message: 'Password is required' }),
   rememberMe: z.boolean().optional(),
-  // Only a path on this site: never a redirect to another origin.
+  // Only a path on this site, by the one redirect rule: never a redirect to another origin.
   callbackURL: z
     .string()
-    .max(2000)
-    .regex(/^\/(?![/\\])/, { message: 'callbackURL must be a path on this site' })
+    .refine(isSafeRedirectPath, { message: 'callbackURL must be a path on this site' })
     .optional(),
 })
 

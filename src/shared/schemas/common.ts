@@ -33,12 +33,17 @@ export const isoDate = z
     { message: 'Must be a real calendar date' },
   )
 
+/** Rows a list page has when the client does not say (the web client never does). */
+export const PAGE_SIZE = 30
+/** The most rows a client may ask for in one page. */
+export const MAX_PAGE_SIZE = 100
+
 export const paginationQuery = {
   limit: z.coerce
     .number({ message: 'limit must be a number' })
     .int({ message: 'limit must be a whole number' })
     .min(1, { message: 'limit must be at least 1' })
-    .max(500, { message: 'limit must be at most 500' })
+    .max(MAX_PAGE_SIZE, { message: `limit must be at most ${MAX_PAGE_SIZE}` })
     .optional(),
   cursor: z.string().max(500, { message: 'cursor is too long' }).optional(),
 }

@@ -123,10 +123,13 @@ export function dateOfBirthToStore(
 export const patientSorts = ['recent', 'name'] as const
 export type PatientSort = (typeof patientSorts)[number]
 
-/** Header carrying how many patients match the list's search, over all pages. */
+/**
+ * Header carrying how many patients match the list's search, over all pages. Sent only when
+ * the request asks with count=1 (counting reads every match; a page does not).
+ */
 export const TOTAL_COUNT_HEADER = 'x-total-count'
 
-/** GET /api/patients?search=&sort=recent|name&limit=&cursor= */
+/** GET /api/patients?search=&sort=recent|name&limit=&cursor=&count=1 */
 export const listPatientsQuery = z.strictObject({
   search: z
     .string()
@@ -134,6 +137,8 @@ export const listPatientsQuery = z.strictObject({
     .max(200, { message: 'search must be at most 200 characters' })
     .optional(),
   sort: z.enum(patientSorts, { message: 'sort must be recent or name' }).optional(),
+  /** 1: also count the matches (x-total-count). */
+  count: z.enum(['0', '1'], { message: 'count must be 0 or 1' }).optional(),
   ...paginationQuery,
 })
 export type ListPatientsQuery = z.input<typeof listPatientsQuery>

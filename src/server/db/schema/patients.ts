@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm'
+import { getTableColumns, sql } from 'drizzle-orm'
 import {
   boolean,
   date,
@@ -14,6 +14,15 @@ import {
 } from 'drizzle-orm/pg-core'
 import { genders } from '../../../shared/schemas/patients'
 import { hospitals } from './hospitals'
+
+/** The name in lower case with single spaces: what a search is matched against. */
+const searchableName = sql`lower(regexp_replace(btrim(name), '\\s+', ' ', 'g'))`
+/** The searchable name from its second, third or fourth word on (null with fewer words). */
+const nameFromWord = {
+  2: sql`substring(${searchableName} from '^\\S+ (.*)$')`,
+  3: sql`substring(${searchableName} from '^\\S+ \\S+ (.*)$')`,
+  4: sql`substring(${searchableName} from '^\\S+ \\S+ \\S+ (.*)$')`,
+}
 
 /** A tenant table: (hospital_id, id) is the key; RLS is forced (see drizzle/0001_tenancy.sql). */
 export const patients = pgTable(
@@ -48,6 +57,19 @@ export const patients = pgTable(
     abhaNumber: text('abha_number'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // Search keys (docs/decisions/011), computed by PostgreSQL and never written by the app.
+    // A search is a prefix of the name from any of its first four words, of the email, of
+    // the number or its digits, or of the phone's digits: each a b-tree range under RLS.
+    nameSearch: text('name_search').generatedAlwaysAs(searchableName),
+    nameSearch2: text('name_search_2').generatedAlwaysAs(nameFromWord[2]),
+    nameSearch3: text('name_search_3').generatedAlwaysAs(nameFromWord[3]),
+    nameSearch4: text('name_search_4').generatedAlwaysAs(nameFromWord[4]),
+    /** The phone's digits, country code first: '919876543210'. */
+    phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
+    /** The number's digits: '000123' of 'SMH-000123'. */
+    numberDigits: text('number_digits').generatedAlwaysAs(
+      sql`substring(patient_number from '(\\d+)$')`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.id] }),
@@ -60,10 +82,45 @@ export const patients = pgTable(
       t.id.desc().nullsFirst(),
     ),
     uniqueIndex('patients_hospital_number_idx').on(t.hospitalId, t.patientNumber),
-    // Exact phone matches (the duplicate guard); substring search uses the trigram index.
+    // Exact phone matches (the duplicate guard).
     index('patients_hospital_phone_idx').on(t.hospitalId, t.phone),
+    // Prefix search: text_pattern_ops compares bytes, so `^@` (starts_with, LEAKPROOF) becomes
+    // an index range under RLS whatever the database's collation.
+    ...(
+      [
+        ['name_search', t.nameSearch],
+        ['name_search_2', t.nameSearch2],
+        ['name_search_3', t.nameSearch3],
+        ['name_search_4', t.nameSearch4],
+        ['email', t.email],
+        ['patient_number', t.patientNumber],
+        ['number_digits', t.numberDigits],
+        ['phone_digits', t.phoneDigits],
+      ] as const
+    ).map(([name, column]) =>
+      index(`patients_hospital_${name}_prefix_idx`).on(t.hospitalId, column.op('text_pattern_ops')),
+    ),
   ],
 )
+
+const searchKeys = [
+  'nameSearch',
+  'nameSearch2',
+  'nameSearch3',
+  'nameSearch4',
+  'phoneDigits',
+  'numberDigits',
+] as const
+/** A generated search key column (docs/decisions/011). */
+export type SearchKey = (typeof searchKeys)[number]
+type PatientColumns = ReturnType<typeof getTableColumns<typeof patients>>
+
+/** The patient's own columns, without the generated search keys: what queries select. */
+export const patientColumns = Object.fromEntries(
+  Object.entries(getTableColumns(patients)).filter(
+    ([key]) => !(searchKeys as readonly string[]).includes(key),
+  ),
+) as Omit<PatientColumns, SearchKey>
 
 /**
  * A tenant table: the next patient number of each hospital and its prefix. The trigger on

@@ -1,156 +1,130 @@
-/** Word lists for realistic demo patients across Indian regions. */
-export const firstNamesMale = [
-  'Aarav',
-  'Vihaan',
-  'Arjun',
-  'Rohan',
-  'Siddharth',
-  'Karthik',
-  'Pranav',
-  'Rahul',
-  'Vikram',
-  'Aditya',
-  'Suresh',
-  'Ramesh',
-  'Mahesh',
-  'Ganesh',
-  'Anil',
-  'Sanjay',
-  'Deepak',
-  'Manoj',
-  'Harish',
-  'Naveen',
-  'Imran',
-  'Farhan',
-  'Gurpreet',
-  'Harpreet',
-  'Joseph',
-  'Thomas',
-  'Venkatesh',
-  'Srinivas',
-  'Omkar',
-  'Tejas',
+/**
+ * Names of the demo patients, by community, so that a first name goes with its surname
+ * (no 'Gurpreet Shaikh'), and the mix of each demo city. Word lists are written as one
+ * string per list to keep the file short.
+ */
+
+export interface Community {
+  male: readonly string[]
+  female: readonly string[]
+  surnames: readonly string[]
+}
+
+const words = (s: string): readonly string[] => s.split(' ')
+
+export const communities = {
+  marathi: {
+    male: words(
+      'Omkar Tejas Ganesh Mahesh Sanjay Anil Rohan Aditya Siddharth Prasad Swapnil Nikhil',
+    ),
+    female: words('Rutuja Madhuri Sneha Pooja Asha Sunita Gauri Ashwini Vaishali Aarti Sayali'),
+    surnames: words('Patil Deshmukh Kulkarni Joshi Pawar Jadhav Gokhale Bhosale Kale Shinde Apte'),
+  },
+  hindi: {
+    male: words('Aarav Vihaan Arjun Rahul Vikram Deepak Manoj Amit Ankit Saurabh'),
+    female: words('Ananya Priya Neha Anjali Divya Geeta Rekha Kavita Shreya Nisha'),
+    surnames: words('Sharma Verma Gupta Agarwal Mishra Srivastava Tiwari Chauhan'),
+  },
+  gujarati: {
+    male: words('Harsh Jignesh Ketan Parth Hitesh'),
+    female: words('Hetal Krupa Nidhi Bhavna Komal'),
+    surnames: words('Shah Mehta Desai Patel Trivedi'),
+  },
+  kannada: {
+    male: words('Karthik Naveen Harish Venkatesh Manjunath Prakash Girish Suresh Darshan'),
+    female: words('Sowmya Bhavana Kavya Lakshmi Shwetha Deepa Sahana Ramya Pallavi'),
+    surnames: words('Gowda Rao Shetty Kamath Bhat Hegde Nayak Acharya'),
+  },
+  tamilTelugu: {
+    male: words('Srinivas Ramesh Arvind Pranav Vignesh Sridhar Bharath'),
+    female: words('Padmavathi Meera Aishwarya Janani Keerthana Revathi'),
+    surnames: words('Iyer Reddy Naidu Subramanian Krishnan Iyengar Raju'),
+  },
+  malayali: {
+    male: words('Arun Anoop Vishnu Rajeev Sreejith'),
+    female: words('Meera Anjali Lakshmi Nimisha Aswathy'),
+    surnames: words('Nair Menon Pillai Kurup Warrier'),
+  },
+  muslim: {
+    male: words('Imran Farhan Salman Aamir Irfan Zaid'),
+    female: words('Fatima Ayesha Zoya Sana Nazia Rukhsar'),
+    surnames: words('Khan Shaikh Siddiqui Ansari Qureshi Sayyed'),
+  },
+  punjabi: {
+    male: words('Gurpreet Harpreet Jaspreet Amandeep Manjeet'),
+    female: words('Simran Harleen Jasleen Navneet Manpreet'),
+    surnames: words('Singh Gill Sandhu Grewal Dhillon'),
+  },
+  christian: {
+    male: words('Joseph Thomas Anthony Joel Neil Sebastian'),
+    female: words('Mary Sarah Sheryl Rachel Anita Teresa'),
+    surnames: words("Fernandes D'Souza Pinto Rodrigues Mathew George"),
+  },
+  bengali: {
+    male: words('Sourav Arnab Debashish Anirban Subhajit'),
+    female: words('Riya Moumita Ishita Sreya Paromita'),
+    surnames: words('Chatterjee Banerjee Mukherjee Das Ghosh Bose'),
+  },
+} satisfies Record<string, Community>
+
+export type CommunityKey = keyof typeof communities
+
+/** Who lives in each demo city, as weights (a Pune clinic sees mostly Marathi names). */
+export const communityMix: Record<'pune' | 'bengaluru', [CommunityKey, number][]> = {
+  pune: [
+    ['marathi', 45],
+    ['hindi', 15],
+    ['gujarati', 7],
+    ['muslim', 10],
+    ['punjabi', 4],
+    ['christian', 5],
+    ['kannada', 3],
+    ['tamilTelugu', 3],
+    ['malayali', 3],
+    ['bengali', 5],
+  ],
+  bengaluru: [
+    ['kannada', 38],
+    ['tamilTelugu', 20],
+    ['malayali', 10],
+    ['hindi', 10],
+    ['muslim', 8],
+    ['christian', 7],
+    ['marathi', 3],
+    ['gujarati', 2],
+    ['punjabi', 1],
+    ['bengali', 1],
+  ],
+}
+
+/** Every first name of each sex, for the rules that check a name against its sex. */
+export const allMaleNames: ReadonlySet<string> = new Set(
+  Object.values(communities).flatMap((c) => c.male),
+)
+export const allFemaleNames: ReadonlySet<string> = new Set(
+  Object.values(communities).flatMap((c) => c.female),
+)
+
+/** Insurers and the prefix of their policy numbers. */
+export const insurers: readonly [string, string][] = [
+  ['Star Health', 'SH'],
+  ['HDFC ERGO', 'HE'],
+  ['ICICI Lombard', 'IL'],
+  ['Niva Bupa', 'NB'],
+  ['Care Health', 'CH'],
+  ['Aditya Birla Health', 'AB'],
+  ['New India Assurance', 'NI'],
+  ['Bajaj Allianz', 'BA'],
+  ['Tata AIG', 'TA'],
+  ['ManipalCigna', 'MC'],
 ]
-export const firstNamesFemale = [
-  'Ananya',
-  'Diya',
-  'Saanvi',
-  'Priya',
-  'Kavya',
-  'Meera',
-  'Pooja',
-  'Sneha',
-  'Lakshmi',
-  'Divya',
-  'Sunita',
-  'Anjali',
-  'Neha',
-  'Shreya',
-  'Aishwarya',
-  'Bhavana',
-  'Radha',
-  'Geeta',
-  'Asha',
-  'Rekha',
-  'Fatima',
-  'Ayesha',
-  'Simran',
-  'Manpreet',
-  'Mary',
-  'Sarah',
-  'Padmavathi',
-  'Sowmya',
-  'Rutuja',
-  'Madhuri',
-]
-export const lastNames = [
-  'Sharma',
-  'Verma',
-  'Patil',
-  'Deshmukh',
-  'Kulkarni',
-  'Joshi',
-  'Iyer',
-  'Reddy',
-  'Nair',
-  'Menon',
-  'Rao',
-  'Gowda',
-  'Shetty',
-  'Kamath',
-  'Pillai',
-  'Gupta',
-  'Agarwal',
-  'Mehta',
-  'Shah',
-  'Desai',
-  'Khan',
-  'Shaikh',
-  'Singh',
-  'Gill',
-  'Fernandes',
-  "D'Souza",
-  'Chatterjee',
-  'Banerjee',
-  'Mukherjee',
-  'Bhat',
-]
-export const insurers = [
-  'Star Health',
-  'HDFC ERGO',
-  'ICICI Lombard',
-  'Niva Bupa',
-  'Care Health',
-  'Aditya Birla Health',
-  'New India Assurance',
-  'Bajaj Allianz',
-  'Tata AIG',
-  'ManipalCigna',
-]
-export const conditions = [
-  'Type 2 diabetes, on metformin 500 mg twice daily',
-  'Hypertension, on amlodipine 5 mg',
-  'Hypothyroidism, on thyroxine 50 mcg',
-  'Asthma since childhood, uses salbutamol inhaler',
-  'Appendectomy in 2015',
-  'Knee replacement (right) in 2021',
-  'PCOS, under follow-up',
-  'Dengue fever in 2023, fully recovered',
-  'Migraine, occasional',
-  'Gallbladder removed in 2019',
-  'Root canal treatment, lower left molar, 2022',
-  'Braces removed in 2020',
-  'Gestational diabetes during last pregnancy',
-  'Mild anaemia, on iron supplements',
-]
-export const allergyList = [
-  'Penicillin',
-  'Sulfa drugs',
-  'Peanuts',
-  'Dust mites',
-  'Shellfish',
-  'Latex',
-  'Aspirin',
-  'Pollen',
-  'Lactose',
-]
-export const puneAreas = [
-  'Flat 302, Shivneri Apartments, Kothrud, Pune 411038',
-  '14, Lane 5, Koregaon Park, Pune 411001',
-  'B-12, Sai Residency, Baner, Pune 411045',
-  '7, Prabhat Road, Erandwane, Pune 411004',
-  'C-504, Magarpatta City, Hadapsar, Pune 411028',
-  '22, Aundh Road, Aundh, Pune 411007',
-  'A-101, Kumar Pacific, Wakad, Pune 411057',
-  '9, Shaniwar Peth, Pune 411030',
-]
-export const bengaluruAreas = [
-  '#45, 3rd Cross, Indiranagar, Bengaluru 560038',
-  'Flat 1204, Prestige Shantiniketan, Whitefield, Bengaluru 560048',
-  '#12, 8th Main, Jayanagar 4th Block, Bengaluru 560011',
-  '#88, 17th Cross, HSR Layout Sector 4, Bengaluru 560102',
-  '#3, Malleshwaram 15th Cross, Bengaluru 560003',
-  'B-304, Sobha Dream Acres, Panathur, Bengaluru 560087',
-  '#21, Koramangala 5th Block, Bengaluru 560095',
-  '#67, BTM Layout 2nd Stage, Bengaluru 560076',
+
+export const emailDomains = [
+  'gmail.com',
+  'gmail.com',
+  'gmail.com',
+  'yahoo.co.in',
+  'outlook.com',
+  'rediffmail.com',
+  'hotmail.com',
 ]

@@ -1,20 +1,16 @@
-import { count, eq } from 'drizzle-orm'
+import { sql } from 'drizzle-orm'
 import type { Auth } from '../../auth/auth'
-import { insertCredentialUser } from '../../auth/credential-user'
-import type { AppDb } from '../client'
-import { user } from '../schema/auth'
-import { hospitals } from '../schema/hospitals'
-import { patients } from '../schema/patients'
-import { withPlatform, withTenant } from '../tenant'
+import type { AppDb, Tx } from '../client'
+import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
-import { splitName } from '../../../shared/names'
-import { createPatientNumberCounter } from '../../modules/patients/patient-numbers'
+import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
   {
     key: 'sanjeevani',
     region: 'pune' as const,
+    clinic: 'general' as const,
     name: 'Sanjeevani Multispeciality Hospital, Pune',
     email: 'contact@sanjeevani.demo',
     phone: '+912025501234',
@@ -28,6 +24,7 @@ export const demoHospitals = [
   {
     key: 'smiledental',
     region: 'bengaluru' as const,
+    clinic: 'dental' as const,
     name: 'Smile Dental Clinic, Bengaluru',
     email: 'hello@smiledental.demo',
     phone: '+918041234567',
@@ -39,8 +36,23 @@ export const demoHospitals = [
     plan: 'professional',
   },
 ]
+export type DemoHospital = (typeof demoHospitals)[number]
 
-/** Full names as people write them; a title stays in the name, never in the first name. */
+export const PATIENTS_PER_DEMO_HOSPITAL = 60
+
+/** The advisory lock key of the demo seed (migrations use 16_0001). */
+export const DEMO_SEED_LOCK_KEY = 16_0002n
+
+export interface DemoUser {
+  email: string
+  /** Full names as people write them; a title stays in the name, never in the first name. */
+  name: string
+  role: string
+  /** demoHospitals[].key, or null for the platform's super admin. */
+  hospitalKey: string | null
+  isSuperAdmin: boolean
+}
+
 const staffNames: Record<string, string> = {
   admin: 'Anita Kulkarni',
   doctor: 'Dr. Rajesh Iyer',
@@ -49,93 +61,74 @@ const staffNames: Record<string, string> = {
   viewer: 'Vikas Rao',
 }
 
-export const PATIENTS_PER_DEMO_HOSPITAL = 60
-
-export function demoLogins(): string[] {
+/** Every demo account: the super admin, then each hospital's staff, one per role. */
+export function demoUsers(): DemoUser[] {
   return [
-    'superadmin@arogya.demo',
-    ...demoHospitals.flatMap((h) => staffRoles.map((r) => `${r}@${h.key}.demo`)),
-  ]
-}
-
-async function createUser(
-  db: AppDb,
-  auth: Auth,
-  fields: {
-    email: string
-    /** 'Dr. Rajesh Iyer' is stored as name 'Dr. Rajesh Iyer', first name 'Rajesh', last 'Iyer'. */
-    name: string
-    role: string
-    hospitalId: string | null
-    isSuperAdmin?: boolean
-  },
-  password: string,
-): Promise<void> {
-  const ctx = await auth.$context
-  const hash = await ctx.password.hash(password)
-  const { name, ...rest } = fields
-  const { firstName, lastName } = splitName(name)
-  await withPlatform(db, async (tx) => {
-    const id = await insertCredentialUser(
-      tx,
-      { ...rest, firstName, lastName, emailVerified: true },
-      hash,
-    )
-    // insertCredentialUser names the user 'first last'; keep the title in the full name.
-    await tx.update(user).set({ name }).where(eq(user.id, id))
-  })
-}
-
-/** Seeds the demo data on an empty database. Returns false when data already exists. */
-export async function seedDemo(db: AppDb, auth: Auth, password: string): Promise<boolean> {
-  const [existing] = await withPlatform(db, (tx) => tx.select({ n: count() }).from(hospitals))
-  if ((existing?.n ?? 0) > 0) return false
-
-  await createUser(
-    db,
-    auth,
     {
       email: 'superadmin@arogya.demo',
       name: 'Platform Admin',
       role: 'super_admin',
-      hospitalId: null,
+      hospitalKey: null,
       isSuperAdmin: true,
     },
-    password,
-  )
+    ...demoHospitals.flatMap((h) =>
+      staffRoles.map((role) => ({
+        email: `${role}@${h.key}.demo`,
+        name: staffNames[role] ?? 'Staff Member',
+        role,
+        hospitalKey: h.key,
+        isSuperAdmin: false,
+      })),
+    ),
+  ]
+}
 
-  for (const [index, h] of demoHospitals.entries()) {
-    const { key, region, ...values } = h
-    const [row] = await withPlatform(db, (tx) =>
-      tx
-        .insert(hospitals)
-        .values({ ...values, subscriptionStatus: 'active' })
-        .returning({ id: hospitals.id }),
-    )
-    if (!row) throw new Error('seed: hospital not created')
-    for (const role of staffRoles) {
-      await createUser(
-        db,
-        auth,
-        {
-          email: `${role}@${key}.demo`,
-          name: staffNames[role] ?? 'Staff Member',
-          role,
-          hospitalId: row.id,
-        },
-        password,
-      )
-    }
-    const rows = generatePatients(
-      row.id,
-      PATIENTS_PER_DEMO_HOSPITAL,
-      createRng(2026 + index),
-      region,
-    )
-    await createPatientNumberCounter({ db, hospitalId: row.id, hospitalName: h.name })
-    await withTenant(db, { hospitalId: row.id, userId: null }, (tx) =>
-      tx.insert(patients).values(rows),
-    )
-  }
-  return true
+export function demoLogins(): string[] {
+  return demoUsers().map((u) => u.email)
+}
+
+/** The demo patients of one demo hospital, the same on every machine but for dates. */
+export function demoPatients(
+  hospital: DemoHospital,
+  hospitalId: string,
+  now: Date = new Date(),
+): (typeof patients.$inferInsert)[] {
+  return generatePatients(
+    hospitalId,
+    PATIENTS_PER_DEMO_HOSPITAL,
+    createRng(2026 + demoHospitals.indexOf(hospital)),
+    hospital.region,
+    { now, clinic: hospital.clinic },
+  )
+}
+
+/**
+ * Makes sure the demo data is all there: hospitals, accounts (with the password), patient
+ * counters and patients. Returns true when it added anything, false when it was complete.
+ *
+ * One transaction under a transaction-scoped advisory lock (pooler safe): a start killed at
+ * any moment leaves either no demo data or all of it, and two instances starting together
+ * seed it once (the second waits, then finds it complete). A database with an earlier
+ * version's partial demo gets the missing rows and keeps the rest; when a demo email belongs
+ * to something else it throws DemoSeedConflict (demo-state.ts), saying what to do, and changes nothing.
+ *
+ * The password is hashed once, before the transaction (CPU work, no lock held); every demo
+ * account created in this run gets that hash, as they all share the published password.
+ */
+export async function seedDemo(
+  db: AppDb,
+  auth: Auth,
+  password: string,
+  opts: {
+    /** Called once the lock is held and something is missing, before the first write. */
+    onSeeding?: () => void
+  } = {},
+): Promise<boolean> {
+  const spec: DemoSpec = { hospitals: demoHospitals, users: demoUsers(), patientsFor: demoPatients }
+  if (await demoComplete(db, spec)) return false
+  const passwordHash = await (await auth.$context).password.hash(password)
+  return db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK_KEY.toString()}::bigint)`)
+    return completeDemo(tx as Tx, spec, passwordHash, new Date(), opts.onSeeding)
+  })
 }

@@ -24,9 +24,10 @@ export function patientsRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
       db,
       ...who,
       ...query,
+      count: query.count === '1',
     })
     if (page.nextCursor) void reply.header(NEXT_CURSOR_HEADER, page.nextCursor)
-    void reply.header(TOTAL_COUNT_HEADER, String(page.total))
+    if (page.total !== null) void reply.header(TOTAL_COUNT_HEADER, String(page.total))
     return page.items
   })
 

@@ -1,4 +1,5 @@
-import { and, asc, count, desc, eq, gt, ilike, ne, or, type SQL, sql } from 'drizzle-orm'
+import { and, asc, count, desc, eq, ne, or, type SQL, sql } from 'drizzle-orm'
+import { getCountryCallingCode } from 'libphonenumber-js/max'
 import {
   PHONE_MATCHES_SHOWN,
   type PatientSort,
@@ -10,26 +11,40 @@ import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import type { TenantOptions } from './patients.service'
 
-/** LIKE pattern that matches the text literally anywhere. */
-function containsPattern(text: string): string {
-  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`
-}
+/** Numbers typed without a country code are Indian (shared/phone.ts reads them so). */
+const HOME_CALLING_CODE = getCountryCallingCode('IN')
+/** Text that can only be (part of) a phone number or a patient number's digits. */
+const PHONE_TEXT = /^[\d\s()+.-]+$/
 
+/**
+ * What a search matches, each a prefix (docs/decisions/011): the name from any of its first
+ * four words ('sharma', 'priya sh'), the email, the patient number ('SMH-0001', any case) or
+ * its digits ('000123'), and, for text that looks like a phone, the phone's digits with or
+ * without the country code ('98765 43210', '098765', '+91 98765'). Any letter case, spaces
+ * collapsed. `^@` (starts_with) is LEAKPROOF and needs no escaping, so under RLS each becomes
+ * a range of a text_pattern_ops index, and `%`, `_` or a backslash are just characters.
+ */
 export function searchCondition(search: string): SQL | undefined {
-  const pattern = containsPattern(search)
+  const text = search.trim().replace(/\s+/g, ' ')
+  if (!text) return undefined
+  const lowered = sql`lower(${text})`
   const conditions: SQL[] = [
-    ilike(patients.name, pattern),
-    ilike(patients.email, pattern),
-    // The number as shown ('SMH-000012', any case) or any part of it ('000012').
-    ilike(patients.patientNumber, pattern),
+    sql`${patients.nameSearch} ^@ ${lowered}`,
+    sql`${patients.nameSearch2} ^@ ${lowered}`,
+    sql`${patients.nameSearch3} ^@ ${lowered}`,
+    sql`${patients.nameSearch4} ^@ ${lowered}`,
+    sql`${patients.email} ^@ ${lowered}`,
+    sql`${patients.patientNumber} ^@ upper(${text})`,
   ]
-  // Phones are stored as E.164; '98765 43210' and '098765' still match by their digits.
-  const digits = search.replace(/\D/g, '')
-  const phoneNeedle =
-    /^[\d\s()+.-]+$/.test(search) && digits.length > 0
-      ? digits.replace(/^0+/, '') || digits
-      : search
-  conditions.push(sql`${patients.phone} like ${containsPattern(phoneNeedle)}`)
+  const digits = text.replace(/\D/g, '')
+  if (PHONE_TEXT.test(text) && digits) {
+    const national = digits.replace(/^0+/, '') || digits
+    conditions.push(
+      sql`${patients.numberDigits} ^@ ${digits}`,
+      sql`${patients.phoneDigits} ^@ ${national}`,
+      sql`${patients.phoneDigits} ^@ ${HOME_CALLING_CODE + national}`,
+    )
+  }
   return or(...conditions)
 }
 
@@ -47,36 +62,32 @@ export function decodeCursor(cursor: string): string {
   ])
 }
 
-// Without a search each order walks its b-tree index: (hospital_id, name, id) or
-// (hospital_id, created_at desc, id desc). With a search the first key is sorted as an
-// expression, so the planner finds the matches through the trigram indexes and sorts only
-// those, rather than walking the whole hospital in order hoping to meet matches early (004).
-export const orders: Record<PatientSort, { plain: SQL[]; searched: SQL[] }> = {
-  name: {
-    plain: [asc(patients.name), asc(patients.id)],
-    searched: [sql`${patients.name} || ''`, asc(patients.id)],
-  },
-  recent: {
-    plain: [desc(patients.createdAt), desc(patients.id)],
-    searched: [sql`${patients.createdAt} + interval '0 seconds' desc`, desc(patients.id)],
-  },
+// Each order is a b-tree index: (hospital_id, name, id) or (hospital_id, created_at desc,
+// id desc). With a search the planner walks it and stops after a page when the prefix is
+// common, or fetches the few matches by their prefix indexes and sorts them when it is rare:
+// either way a page costs about the same (011).
+export const orders: Record<PatientSort, SQL[]> = {
+  name: [asc(patients.name), asc(patients.id)],
+  recent: [desc(patients.createdAt), desc(patients.id)],
 }
 
-/** The condition for rows after the cursor's patient in this order; null if there is none. */
+/**
+ * Rows after the cursor's patient in this order, as one row comparison (an index condition);
+ * null if the cursor names no patient of this hospital.
+ */
 export async function afterCursor(tx: Tx, sort: PatientSort, afterId: string): Promise<SQL | null> {
   const [anchor] = await tx
-    .select({ name: patients.name })
+    .select({
+      name: patients.name,
+      // As text: a JavaScript Date would drop the microseconds.
+      createdAt: sql<string>`${patients.createdAt}::text`,
+    })
     .from(patients)
     .where(eq(patients.id, afterId))
   if (!anchor) return null
-  if (sort === 'name') {
-    return or(
-      gt(patients.name, anchor.name),
-      and(eq(patients.name, anchor.name), gt(patients.id, afterId)),
-    ) as SQL
-  }
-  // created_at is compared in SQL: a JavaScript Date would drop its microseconds.
-  return sql`(${patients.createdAt}, ${patients.id}) < (select p.created_at, p.id from ${patients} p where p.id = ${afterId})`
+  if (sort === 'name')
+    return sql`(${patients.name}, ${patients.id}) > (${anchor.name}::text, ${afterId}::uuid)`
+  return sql`(${patients.createdAt}, ${patients.id}) < (${anchor.createdAt}::timestamptz, ${afterId}::uuid)`
 }
 
 /** Patients of the hospital with exactly this (E.164) phone: how many, and the newest few. */

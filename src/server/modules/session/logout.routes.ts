@@ -75,8 +75,11 @@ export function logoutRoutes(app: FastifyInstance, deps: SessionRouteDeps): void
     )
   })
 
-  // The confirm page's form posts url-encoded; the parser exists only in this scope.
+  // The confirm page's form posts url-encoded; the parser exists only in this scope. A
+  // text/plain body is refused (415): this route ignores its body, so it must not accept one
+  // that other routes would answer 400 at validation. JSON or that form, nothing else.
   void app.register(async (scope) => {
+    scope.removeContentTypeParser('text/plain')
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: 1024 },

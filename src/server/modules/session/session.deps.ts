@@ -8,4 +8,6 @@ export interface SessionRouteDeps extends SessionDeps {
   mailer: Mailer
   /** Public URL (BASE_URL) when configured; links otherwise use the request's own host. */
   baseURL: string | undefined
+  /** Per-IP limits on emails sent by the trial form (off in tests that sign up many clinics). */
+  emailRateLimit: boolean
 }

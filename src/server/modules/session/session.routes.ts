@@ -10,16 +10,20 @@ import {
   resolveActor,
   TWO_FACTOR_REQUIRED_MESSAGE,
 } from '../../auth/access'
-import { matchAuthEndpoint } from '../../auth/endpoints'
-import { authHeaders, callAuth, sendAuthResponse, userOf } from '../../auth/forward'
+import { AUTH_BASE, matchAuthEndpoint } from '../../auth/endpoints'
+import { callAuth, callAuthAt, sendAuthResponse, userOf } from '../../auth/forward'
 import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { recordSecurityEvent } from '../security/security-log'
 import { logoutRoutes } from './logout.routes'
 import type { SessionRouteDeps } from './session.deps'
+import { countHit } from '../../http/rate-limit-store'
 import { getCurrentUser } from './session.service'
 import { signInRoutes } from './sign-in.routes'
 import { startTrial } from './trial.service'
+
+/** As better-auth's own limit on /send-verification-email. */
+export const TRIAL_EMAILS_PER_IP_PER_MINUTE = 3
 
 export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): void {
   const { db, auth } = deps
@@ -44,12 +48,38 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): voi
     { config: { ...publicRoute, rateLimit: { max: 10, timeWindow: '1 hour' } } },
     async (req, reply) => {
       const input = parse(trialSignUpInput, req.body)
+      // better-auth sends at most 3 activation emails a minute per IP; an address that already
+      // has an account is mailed by us instead. One limit for both, counted before either, so
+      // a 429 says nothing about whether an address has an account.
+      if (deps.emailRateLimit) {
+        const { hits, ttlMs } = await countHit(db, `trial-mail:${req.ip}`, 60_000)
+        if (hits > TRIAL_EMAILS_PER_IP_PER_MINUTE) {
+          void reply.header('retry-after', String(Math.max(1, Math.ceil(ttlMs / 1000))))
+          throw new AppError(
+            'RATE_LIMITED',
+            'Too many requests. Please wait a moment and try again.',
+          )
+        }
+      }
       await startTrial({
         db,
         auth,
         mailer: deps.mailer,
         input,
-        headers: authHeaders(req),
+        requestVerificationEmail: async (email) => {
+          const res = await callAuthAt(auth, req, {
+            method: 'POST',
+            pathAndQuery: `${AUTH_BASE}/send-verification-email`,
+            body: { email, callbackURL: '/' },
+            anonymous: true,
+          })
+          if (res.status === 429)
+            throw new AppError(
+              'RATE_LIMITED',
+              'Too many requests. Please wait a moment and try again.',
+            )
+          if (res.status >= 400) throw new Error(`send-verification-email answered ${res.status}`)
+        },
         publicUrl: deps.baseURL ?? `${req.protocol}://${req.host}`,
         ip: req.ip,
       })

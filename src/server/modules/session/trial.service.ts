@@ -22,8 +22,11 @@ export interface StartTrialOptions {
   auth: Auth
   mailer: Mailer
   input: z.output<typeof trialSignUpInput>
-  /** The server's view of the request (authHeaders): better-auth builds the link from it. */
-  headers: Headers
+  /**
+   * Asks better-auth to email the activation link (send-verification-email through its
+   * handler, so the link is built on our origin: BASE_URL, or the request's own).
+   */
+  requestVerificationEmail: (email: string) => Promise<void>
   /** Where the app is reached, for the sign-in link. */
   publicUrl: string
   ip: string
@@ -69,10 +72,7 @@ export async function startTrial(opts: StartTrialOptions): Promise<void> {
 }
 
 async function sendVerification(opts: StartTrialOptions): Promise<void> {
-  await opts.auth.api.sendVerificationEmail({
-    body: { email: opts.input.email, callbackURL: '/' },
-    headers: opts.headers,
-  })
+  await opts.requestVerificationEmail(opts.input.email)
 }
 
 /** The hospital, its admin and the password, in one transaction; 'exists' when the email is taken. */

@@ -1,9 +1,7 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiFetch, toQuery } from '@/client/lib/api-client'
-import { NEXT_CURSOR_HEADER } from '@/shared/schemas/common'
+import { NEXT_CURSOR_HEADER, PAGE_SIZE } from '@/shared/schemas/common'
 import { type Patient, type PatientSort, TOTAL_COUNT_HEADER } from '@/shared/schemas/patients'
-
-export const PATIENTS_PAGE_SIZE = 30
 
 /** Every patients query key starts with this: invalidating it refreshes lists, details, matches. */
 export const patientsRootKey = ['/api/patients'] as const
@@ -11,11 +9,15 @@ export const patientsRootKey = ['/api/patients'] as const
 export interface PatientsPage {
   items: Patient[]
   nextCursor: string | null
-  /** Patients matching the search over all pages (null if the server did not say). */
+  /** Patients matching the search over all pages: on the first page only, else null. */
   total: number | null
 }
 
-/** One page of GET /api/patients; the next page's cursor and the total come in headers. */
+/**
+ * One page of GET /api/patients; the next page's cursor and the total come in headers. The
+ * first page (no cursor) asks for the total: counting reads every match, so later pages,
+ * which only append rows, do not.
+ */
 export async function getPatientsPage(params: {
   search?: string
   sort?: PatientSort
@@ -28,7 +30,8 @@ export async function getPatientsPage(params: {
       search: params.search,
       sort: params.sort,
       cursor: params.cursor,
-      limit: params.limit ?? PATIENTS_PAGE_SIZE,
+      limit: params.limit ?? PAGE_SIZE,
+      count: params.cursor ? undefined : 1,
     })}`,
   )
   const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? Number.NaN)

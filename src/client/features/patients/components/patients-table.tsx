@@ -34,27 +34,29 @@ export function PatientsTable({
 }) {
   const timeZone = useUser().data?.timeZone
   return (
-    <div className="overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
+    // Columns drop out as the list gets narrower (a container query: the sidebar takes width
+    // too), so the name always keeps room; nothing scrolls sideways.
+    <div className="@container overflow-x-auto rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full table-fixed border-collapse text-sm">
         <caption className="sr-only">Patients</caption>
         <thead className="border-b border-slate-200 bg-slate-50">
           <tr>
-            <th scope="col" className={`${th} w-32`}>
+            <th scope="col" className={`${th} hidden w-32 @xl:table-cell`}>
               Patient No.
             </th>
             <th scope="col" className={th}>
               Name
             </th>
-            <th scope="col" className={`${th} w-40`}>
+            <th scope="col" className={`${th} w-44`}>
               Phone
             </th>
-            <th scope="col" className={`${th} hidden w-44 md:table-cell`}>
+            <th scope="col" className={`${th} hidden w-44 @3xl:table-cell`}>
               Age · Gender
             </th>
-            <th scope="col" className={`${th} hidden w-32 lg:table-cell`}>
+            <th scope="col" className={`${th} hidden w-32 @4xl:table-cell`}>
               Updated
             </th>
-            <th scope="col" className={`${th} w-24`}>
+            <th scope="col" className={`${th} w-20`}>
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -62,7 +64,9 @@ export function PatientsTable({
         <tbody className="divide-y divide-slate-100">
           {patients.map((p) => (
             <tr key={p.id} data-testid="patient-row" className="hover:bg-slate-50">
-              <td className={`${cell} truncate font-mono text-xs text-slate-600`}>
+              <td
+                className={`${cell} hidden truncate font-mono text-xs text-slate-600 @xl:table-cell`}
+              >
                 {p.patientNumber}
               </td>
               <td className={`${cell} min-w-0`}>
@@ -76,14 +80,14 @@ export function PatientsTable({
                   {p.name}
                 </button>
               </td>
-              <td className={`${cell} font-semibold whitespace-nowrap text-slate-900 tabular-nums`}>
+              <td className={`${cell} truncate font-semibold text-slate-900 tabular-nums`}>
                 {formatPhone(p.phone)}
               </td>
-              <td className={`${cell} hidden truncate text-slate-700 md:table-cell`}>
+              <td className={`${cell} hidden truncate text-slate-700 @3xl:table-cell`}>
                 {ageAndGender(p)}
               </td>
               <td
-                className={`${cell} hidden truncate text-slate-700 lg:table-cell`}
+                className={`${cell} hidden truncate text-slate-700 @4xl:table-cell`}
                 title={`Added ${formatDate(p.createdAt, timeZone)}, last updated ${formatDate(p.updatedAt, timeZone)} ${formatTime(p.updatedAt, timeZone)}`}
               >
                 {formatDate(p.updatedAt, timeZone)}
