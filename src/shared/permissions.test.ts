@@ -10,6 +10,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   super_admin: {
     'patients:read': false,
     'patients:write': false,
+    'leads:read': false,
+    'leads:write': false,
+    'leads:import': false,
     'audit:read': false,
     'hospital:manage': false,
     'platform:manage': true,
@@ -17,6 +20,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   admin: {
     'patients:read': true,
     'patients:write': true,
+    'leads:read': true,
+    'leads:write': true,
+    'leads:import': true,
     'audit:read': true,
     'hospital:manage': true,
     'platform:manage': false,
@@ -24,6 +30,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   doctor: {
     'patients:read': true,
     'patients:write': true,
+    'leads:read': true,
+    'leads:write': true,
+    'leads:import': false,
     'audit:read': false,
     'hospital:manage': false,
     'platform:manage': false,
@@ -31,6 +40,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   nurse: {
     'patients:read': true,
     'patients:write': true,
+    'leads:read': true,
+    'leads:write': true,
+    'leads:import': false,
     'audit:read': false,
     'hospital:manage': false,
     'platform:manage': false,
@@ -38,6 +50,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   receptionist: {
     'patients:read': true,
     'patients:write': true,
+    'leads:read': true,
+    'leads:write': true,
+    'leads:import': true,
     'audit:read': false,
     'hospital:manage': false,
     'platform:manage': false,
@@ -45,6 +60,9 @@ const expected: Record<Role, Record<Permission, boolean>> = {
   viewer: {
     'patients:read': true,
     'patients:write': false,
+    'leads:read': true,
+    'leads:write': false,
+    'leads:import': false,
     'audit:read': false,
     'hospital:manage': false,
     'platform:manage': false,

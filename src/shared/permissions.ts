@@ -9,6 +9,9 @@ import type { Role } from './roles'
 export const permissions = [
   'patients:read',
   'patients:write',
+  'leads:read',
+  'leads:write',
+  'leads:import',
   'audit:read',
   'hospital:manage',
   'platform:manage',
@@ -17,11 +20,19 @@ export type Permission = (typeof permissions)[number]
 
 export const permissionTable: Record<Role, readonly Permission[]> = {
   super_admin: ['platform:manage'],
-  admin: ['patients:read', 'patients:write', 'audit:read', 'hospital:manage'],
-  doctor: ['patients:read', 'patients:write'],
-  nurse: ['patients:read', 'patients:write'],
-  receptionist: ['patients:read', 'patients:write'],
-  viewer: ['patients:read'],
+  admin: [
+    'patients:read',
+    'patients:write',
+    'leads:read',
+    'leads:write',
+    'leads:import',
+    'audit:read',
+    'hospital:manage',
+  ],
+  doctor: ['patients:read', 'patients:write', 'leads:read', 'leads:write'],
+  nurse: ['patients:read', 'patients:write', 'leads:read', 'leads:write'],
+  receptionist: ['patients:read', 'patients:write', 'leads:read', 'leads:write', 'leads:import'],
+  viewer: ['patients:read', 'leads:read'],
 }
 
 export function can(role: Role, permission: Permission): boolean {

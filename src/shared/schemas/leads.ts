@@ -1,0 +1,228 @@
+import { z } from 'zod'
+import { normalizePhone } from '../phone'
+import { optionalEmail, optionalText, paginationQuery, phoneNumber, requiredText } from './common'
+
+/**
+ * Leads and their communications (spec §2 "Lead Management Dashboard", §3 Lead and
+ * Communication, §4 lead states; issue 8). Shared by the server (validation) and the client.
+ */
+
+export const leadStatuses = ['new', 'contacted', 'follow-up', 'converted', 'rejected'] as const
+export type LeadStatus = (typeof leadStatuses)[number]
+export const leadStatusLabels: Record<LeadStatus, string> = {
+  new: 'New',
+  contacted: 'Contacted',
+  'follow-up': 'Follow-up',
+  converted: 'Converted',
+  rejected: 'Rejected',
+}
+
+export const leadPriorities = ['high', 'medium', 'low'] as const
+export type LeadPriority = (typeof leadPriorities)[number]
+export const leadPriorityLabels: Record<LeadPriority, string> = {
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+}
+
+/** The spec's four sources, plus the entry paths issue 8 adds (manual, walk-in, CSV import). */
+export const leadSources = [
+  'meta-facebook',
+  'meta-instagram',
+  'google-ads',
+  'referral',
+  'manual',
+  'walk-in',
+  'csv-import',
+] as const
+export type LeadSource = (typeof leadSources)[number]
+export const leadSourceLabels: Record<LeadSource, string> = {
+  'meta-facebook': 'Facebook',
+  'meta-instagram': 'Instagram',
+  'google-ads': 'Google Ads',
+  referral: 'Referral',
+  manual: 'Phone enquiry',
+  'walk-in': 'Walk-in',
+  'csv-import': 'CSV import',
+}
+/** Sources a person may pick for a lead typed in by hand (New Lead). */
+export const manualLeadSources = ['manual', 'walk-in', 'referral', 'google-ads'] as const
+
+export const communicationTypes = ['email', 'phone', 'call', 'whatsapp', 'sms', 'system'] as const
+export type CommunicationType = (typeof communicationTypes)[number]
+export const communicationDirections = ['inbound', 'outbound'] as const
+export type CommunicationDirection = (typeof communicationDirections)[number]
+export const communicationStatuses = [
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'received',
+  'logged',
+] as const
+export type CommunicationStatus = (typeof communicationStatuses)[number]
+
+/** A lead's phone: any valid number (an enquiry may come from a landline), stored E.164. */
+const leadPhone = phoneNumber(normalizePhone, {
+  required: 'Phone is required',
+  invalid: 'Enter a valid phone number, e.g. 98765 43210',
+})
+
+const leadFields = {
+  name: requiredText('Name', 200),
+  phone: leadPhone,
+  email: optionalEmail,
+  serviceInterest: optionalText(200),
+  campaign: optionalText(200),
+  notes: optionalText(5000),
+  priority: z.enum(leadPriorities, { message: 'Priority must be high, medium or low' }),
+  /** A staff member of the same hospital, or null for nobody. */
+  assignedToUserId: z.string({ message: 'Must be a user id' }).max(100).nullish(),
+}
+
+/** POST /api/leads: a walk-in or phone enquiry typed in by staff. */
+export const createLeadInput = z.strictObject({
+  ...leadFields,
+  priority: leadFields.priority.default('medium'),
+  source: z
+    .enum(manualLeadSources, { message: 'Source must be manual, walk-in, referral or google-ads' })
+    .default('manual'),
+})
+export type CreateLeadInput = z.input<typeof createLeadInput>
+
+/** PATCH /api/leads/:id: any subset; status 'converted' is set only by /convert. */
+export const updateLeadInput = z
+  .strictObject({
+    ...leadFields,
+    status: z
+      .enum(leadStatuses, { message: 'Unknown status' })
+      .refine((s) => s !== 'converted', { message: 'Use Convert to patient to convert a lead' }),
+  })
+  .partial()
+  .refine((v) => Object.keys(v).length > 0, { message: 'Send at least one field to change' })
+export type UpdateLeadInput = z.input<typeof updateLeadInput>
+
+/** 'all' (the select's "no filter") is accepted and means no filter (spec §5). */
+function filter<T extends readonly [string, ...string[]]>(values: T, label: string) {
+  return z
+    .union([z.literal('all'), z.enum(values)], {
+      message: `${label} must be all or one of: ${values.join(', ')}`,
+    })
+    .optional()
+    .transform((v) => (v === 'all' ? undefined : v))
+}
+
+/** GET /api/leads?status=&source=&search=&assignee=me|unassigned|<user id>&cursor=&limit= */
+export const listLeadsQuery = z.strictObject({
+  status: filter(leadStatuses, 'status'),
+  source: filter(leadSources, 'source'),
+  search: z
+    .string()
+    .trim()
+    .max(200, { message: 'search must be at most 200 characters' })
+    .optional(),
+  assignee: z.string().trim().max(100, { message: 'assignee is too long' }).optional(),
+  ...paginationQuery,
+})
+export type ListLeadsQuery = z.input<typeof listLeadsQuery>
+
+export const lead = z.object({
+  id: z.string(),
+  hospitalId: z.string(),
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string(),
+  status: z.enum(leadStatuses),
+  source: z.enum(leadSources),
+  priority: z.enum(leadPriorities),
+  serviceInterest: z.string().nullable(),
+  campaign: z.string().nullable(),
+  notes: z.string().nullable(),
+  metaLeadId: z.string().nullable(),
+  metaFormId: z.string().nullable(),
+  assignedToUserId: z.string().nullable(),
+  assignedToName: z.string().nullable(),
+  /** The patient this lead became (set by /convert). */
+  patientId: z.string().nullable(),
+  /** Newest communication's time; null is shown as 'Never'. */
+  lastContactAt: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+})
+export type Lead = z.infer<typeof lead>
+
+/** GET /api/leads: the spec's { leads } object, plus the next page's cursor. */
+export const leadsPage = z.object({ leads: lead.array(), nextCursor: z.string().nullable() })
+export type LeadsPage = z.infer<typeof leadsPage>
+
+/** POST /api/leads answers 201 with a new lead, or 200 with duplicate: true when the phone was known. */
+export const createLeadResult = z.object({ lead, duplicate: z.boolean() })
+export type CreateLeadResult = z.infer<typeof createLeadResult>
+
+export const communication = z.object({
+  id: z.string(),
+  leadId: z.string(),
+  type: z.enum(communicationTypes),
+  direction: z.enum(communicationDirections),
+  content: z.string(),
+  status: z.enum(communicationStatuses),
+  metadata: z.record(z.string(), z.unknown()),
+  createdByName: z.string().nullable(),
+  createdAt: z.string(),
+})
+export type Communication = z.infer<typeof communication>
+
+/** POST /api/communications: a call note or an outbound record (the send path comes with messaging). */
+export const createCommunicationInput = z.strictObject({
+  leadId: z.uuid({ message: 'leadId must be a valid id' }),
+  type: z.enum(communicationTypes, { message: 'Unknown communication type' }),
+  direction: z.enum(communicationDirections, { message: 'direction must be inbound or outbound' }),
+  content: requiredText('Content', 5000),
+  status: z.enum(communicationStatuses, { message: 'Unknown status' }).default('logged'),
+  metadata: z
+    .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+    .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata entries' })
+    .default({}),
+})
+export type CreateCommunicationInput = z.input<typeof createCommunicationInput>
+
+/** POST /api/leads/:id/convert answers 201 with both records; a second conversion is 409. */
+export const convertLeadResult = z.object({
+  lead,
+  patient: z.object({ id: z.string(), name: z.string(), patientNumber: z.string() }),
+})
+export type ConvertLeadResult = z.infer<typeof convertLeadResult>
+
+/** Follow-ups are due this many days after the last contact unless the hospital sets otherwise. */
+export const DEFAULT_FOLLOW_UP_DAYS = 3
+
+/**
+ * GET /api/stats (spec §3 "Stats"), computed in the hospital's time zone.
+ * - followUps: leads in contacted or follow-up whose last contact (or creation, if never
+ *   contacted) is at least followUpDays ago: due today or earlier.
+ * - trends.followUpsOverdue: those whose due day was before today.
+ * - trends.totalChangePct: leads created in the last 7 days against the 7 before (null when
+ *   there were none before); newToday: created since midnight; conversionRate: converted / total.
+ * - bellCount: followUpsOverdue plus unread inbound messages.
+ */
+export const stats = z.object({
+  totalLeads: z.number(),
+  newLeads: z.number(),
+  followUps: z.number(),
+  converted: z.number(),
+  followUpDays: z.number(),
+  trends: z.object({
+    totalChangePct: z.number().nullable(),
+    newToday: z.number(),
+    conversionRate: z.number(),
+    followUpsOverdue: z.number(),
+  }),
+  unreadInbound: z.number(),
+  bellCount: z.number(),
+})
+export type Stats = z.infer<typeof stats>
+
+/** GET /api/staff: the hospital's active staff, for the assignee picker. */
+export const staffMember = z.object({ id: z.string(), name: z.string(), role: z.string() })
+export type StaffMember = z.infer<typeof staffMember>
+export const staffList = z.object({ staff: staffMember.array() })
