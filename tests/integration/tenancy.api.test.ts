@@ -267,7 +267,14 @@ describe('policies as InitPlans', () => {
       (x) => !(PLATFORM_TABLES as readonly string[]).includes(x.name),
     )
     expect(tenant.map((x) => x.name)).toEqual(
-      expect.arrayContaining(['audit_events', 'patient_number_counters', 'patients']),
+      expect.arrayContaining([
+        'audit_events',
+        'communications',
+        'lead_settings',
+        'leads',
+        'patient_number_counters',
+        'patients',
+      ]),
     )
     for (const table of tenant) {
       expect(table.policies.length, table.name).toBeGreaterThan(0)

@@ -11,6 +11,7 @@ import * as audit from './schema/audit'
 import * as auth from './schema/auth'
 import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
+import * as leads from './schema/leads'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
@@ -19,6 +20,7 @@ export const schema = {
   ...hospitals,
   ...auth,
   ...patients,
+  ...leads,
   ...audit,
   ...demoRequests,
   ...security,

@@ -1,0 +1,143 @@
+import { sql } from 'drizzle-orm'
+import {
+  foreignKey,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import {
+  communicationDirections,
+  communicationStatuses,
+  communicationTypes,
+  leadPriorities,
+  leadSources,
+  leadStatuses,
+} from '../../../shared/schemas/leads'
+import { hospitals } from './hospitals'
+import { patients } from './patients'
+
+/** The name in lower case with single spaces: what a search is matched against. */
+const searchableName = sql`lower(regexp_replace(btrim(name), '\\s+', ' ', 'g'))`
+
+/**
+ * A tenant table (RLS forced, drizzle/0009_leads.sql): an enquiry from an ad, a referral, a
+ * walk-in or a phone call. One lead per phone number per hospital: a second enquiry from the
+ * same number is merged into the first (its text becomes a system communication).
+ */
+export const leads = pgTable(
+  'leads',
+  {
+    hospitalId: uuid('hospital_id').notNull(),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    name: text('name').notNull(),
+    email: text('email'),
+    /** E.164, e.g. +919876543210. */
+    phone: text('phone').notNull(),
+    status: text('status', { enum: leadStatuses }).notNull().default('new'),
+    source: text('source', { enum: leadSources }).notNull(),
+    priority: text('priority', { enum: leadPriorities }).notNull().default('medium'),
+    serviceInterest: text('service_interest'),
+    campaign: text('campaign'),
+    notes: text('notes'),
+    metaLeadId: text('meta_lead_id'),
+    metaFormId: text('meta_form_id'),
+    /** A user of the same hospital (users is a platform table, so no foreign key; checked on write). */
+    assignedToUserId: text('assigned_to_user_id'),
+    /** The patient this lead became (POST /api/leads/:id/convert). */
+    patientId: uuid('patient_id'),
+    /** The newest communication's time, kept by the service in the same transaction. */
+    lastContactAt: timestamp('last_contact_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    // Search keys, computed by PostgreSQL (as patients: docs/decisions/011).
+    nameSearch: text('name_search').generatedAlwaysAs(searchableName),
+    phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hospitalId, t.id] }),
+    foreignKey({ columns: [t.hospitalId], foreignColumns: [hospitals.id] }),
+    foreignKey({
+      columns: [t.hospitalId, t.patientId],
+      foreignColumns: [patients.hospitalId, patients.id],
+    }),
+    // One lead per phone per hospital; Meta records once per (hospital, lead id).
+    uniqueIndex('leads_hospital_phone_idx').on(t.hospitalId, t.phone),
+    uniqueIndex('leads_hospital_meta_lead_idx').on(t.hospitalId, t.metaLeadId),
+    // Newest first (the list's order) and its cursor, also per status and per source.
+    index('leads_hospital_recent_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
+    index('leads_hospital_status_recent_idx').on(
+      t.hospitalId,
+      t.status,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('leads_hospital_source_recent_idx').on(
+      t.hospitalId,
+      t.source,
+      t.createdAt.desc(),
+      t.id.desc(),
+    ),
+    index('leads_hospital_assignee_idx').on(t.hospitalId, t.assignedToUserId),
+    index('leads_hospital_name_search_prefix_idx').on(
+      t.hospitalId,
+      t.nameSearch.op('text_pattern_ops'),
+    ),
+    index('leads_hospital_email_prefix_idx').on(t.hospitalId, t.email.op('text_pattern_ops')),
+    index('leads_hospital_phone_digits_prefix_idx').on(
+      t.hospitalId,
+      t.phoneDigits.op('text_pattern_ops'),
+    ),
+  ],
+)
+
+/** A tenant table (RLS forced): calls, messages and system notes on a lead, newest first. */
+export const communications = pgTable(
+  'communications',
+  {
+    hospitalId: uuid('hospital_id').notNull(),
+    id: uuid('id')
+      .notNull()
+      .default(sql`gen_random_uuid()`),
+    leadId: uuid('lead_id').notNull(),
+    type: text('type', { enum: communicationTypes }).notNull(),
+    direction: text('direction', { enum: communicationDirections }).notNull(),
+    content: text('content').notNull(),
+    status: text('status', { enum: communicationStatuses }).notNull(),
+    metadata: jsonb('metadata').$type<Record<string, unknown>>().notNull().default({}),
+    /** Who recorded it (null for the system: webhooks, imports, merges). */
+    createdByUserId: text('created_by_user_id'),
+    /** Inbound messages not yet seen by staff count on the bell. */
+    readAt: timestamp('read_at', { withTimezone: true }),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hospitalId, t.id] }),
+    foreignKey({
+      columns: [t.hospitalId, t.leadId],
+      foreignColumns: [leads.hospitalId, leads.id],
+    }).onDelete('cascade'),
+    index('communications_hospital_lead_idx').on(t.hospitalId, t.leadId, t.createdAt.desc()),
+    index('communications_hospital_unread_idx')
+      .on(t.hospitalId)
+      .where(sql`direction = 'inbound' and read_at is null`),
+  ],
+)
+
+/** A hospital's lead settings (a tenant table, one row per hospital; absent = defaults). */
+export const leadSettings = pgTable(
+  'lead_settings',
+  {
+    hospitalId: uuid('hospital_id').notNull().primaryKey(),
+    /** A follow-up is due this many days after the last contact. */
+    followUpDays: integer('follow_up_days').notNull().default(3),
+  },
+  (t) => [foreignKey({ columns: [t.hospitalId], foreignColumns: [hospitals.id] })],
+)
