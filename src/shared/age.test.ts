@@ -2,8 +2,10 @@ import { differenceInYears } from 'date-fns'
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ageInYears } from './age'
+import { estimatedDateOfBirth } from './schemas/patients'
 
-const on = (y: number, m: number, d: number) => new Date(y, m - 1, d, 12, 0, 0)
+/** Noon of that day in India (06:30 UTC). */
+const on = (y: number, m: number, d: number) => new Date(Date.UTC(y, m - 1, d, 6, 30, 0))
 
 describe('ageInYears', () => {
   const today = on(2026, 11, 22)
@@ -47,6 +49,21 @@ describe('ageInYears', () => {
     expect(ageInYears('2026-11-23', today)).toBeNull()
   })
 
+  it("counts the day in the hospital's time zone, not the machine's", () => {
+    // 23 Nov 2026 20:40 UTC is already 24 Nov in India: a birthday on the 24th has come.
+    const evening = new Date(Date.UTC(2026, 10, 23, 20, 40))
+    expect(ageInYears('1992-11-24', evening)).toBe(34)
+    expect(ageInYears('1992-11-24', evening, 'UTC')).toBe(33)
+    expect(ageInYears('1992-11-24', evening, 'America/New_York')).toBe(33)
+  })
+
+  it('agrees with the estimate made from an age, at any hour', () => {
+    for (let hour = 0; hour < 24; hour++) {
+      const now = new Date(Date.UTC(2026, 10, 23, hour, 15))
+      expect(ageInYears(estimatedDateOfBirth(34, now), now)).toBe(34)
+    }
+  })
+
   it('uses the current date by default', () => {
     const now = new Date()
     const year = now.getFullYear() - 30
@@ -68,7 +85,8 @@ describe('ageInYears', () => {
             new Date(today.getFullYear(), today.getMonth(), today.getDate()),
             dob,
           )
-          expect(ageInYears(iso, today)).toBe(expectedAge)
+          const localZone = Intl.DateTimeFormat().resolvedOptions().timeZone
+          expect(ageInYears(iso, today, localZone)).toBe(expectedAge)
         },
       ),
       { numRuns: 300 },

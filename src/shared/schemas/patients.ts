@@ -21,7 +21,8 @@ const phoneField = phoneNumber(normalizeMobilePhone, {
 
 const dateOfBirth = isoDate
   .refine((v) => v >= '1900-01-01', { message: 'Date of birth must be after 1900' })
-  .refine((v) => v <= new Date().toISOString().slice(0, 10), {
+  // Today in India (an age of 0 years is born today), not the UTC date, which lags until 05:30.
+  .refine((v) => v <= estimatedDateOfBirth(0), {
     message: 'Date of birth cannot be in the future',
   })
 
