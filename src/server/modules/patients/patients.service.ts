@@ -116,8 +116,8 @@ export async function getPatient(opts: TenantOptions & { id: string }): Promise<
   return toPatient(row)
 }
 
-/** The hospital's plan limit on patients (null: unlimited). */
-async function patientLimit(db: AppDb, hospitalId: string): Promise<number | null> {
+/** The hospital's plan limit on patients (null: unlimited): read before the tenant transaction. */
+export async function patientLimit(db: AppDb, hospitalId: string): Promise<number | null> {
   const [row] = await withPlatform(db, (tx) =>
     tx.select({ max: hospitals.maxPatients }).from(hospitals).where(eq(hospitals.id, hospitalId)),
   )
@@ -128,39 +128,50 @@ export async function createPatient(
   opts: TenantOptions & { values: PatientValues },
 ): Promise<Patient> {
   const limit = await patientLimit(opts.db, opts.hospitalId)
-  return withTenant(opts.db, opts, async (tx) => {
-    if (limit !== null) {
-      // Serialise concurrent adds in this hospital so two cannot both take the last place.
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${opts.hospitalId}))`)
-      const [current] = await tx.select({ n: count() }).from(patients)
-      if ((current?.n ?? 0) >= limit) {
-        throw new AppError(
-          'CONFLICT',
-          `Your plan allows up to ${limit.toLocaleString('en-IN')} patients. Upgrade your plan to add more.`,
-        )
-      }
+  return withTenant(opts.db, opts, (tx) => insertPatient(tx, { ...opts, limit }))
+}
+
+/**
+ * Adds a patient inside the caller's tenant transaction: the plan limit (`limit`, from
+ * patientLimit), the patient number (a trigger) and the audit row all apply. Used by
+ * createPatient and by converting a lead (leads.convert.ts).
+ */
+export async function insertPatient(
+  tx: Tx,
+  opts: Omit<TenantOptions, 'db'> & { values: PatientValues; limit: number | null },
+): Promise<Patient> {
+  const { limit } = opts
+  if (limit !== null) {
+    // Serialise concurrent adds in this hospital so two cannot both take the last place.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${opts.hospitalId}))`)
+    const [current] = await tx.select({ n: count() }).from(patients)
+    if ((current?.n ?? 0) >= limit) {
+      throw new AppError(
+        'CONFLICT',
+        `Your plan allows up to ${limit.toLocaleString('en-IN')} patients. Upgrade your plan to add more.`,
+      )
     }
-    const [row] = await tx
-      .insert(patients)
-      .values({
-        ...columnsOf(opts.values),
-        name: opts.values.name,
-        phone: opts.values.phone,
-        hospitalId: opts.hospitalId,
-      })
-      .returning(patientColumns)
-    if (!row) throw new AppError('INTERNAL', 'Patient was not saved')
-    await recordAudit(tx, {
+  }
+  const [row] = await tx
+    .insert(patients)
+    .values({
+      ...columnsOf(opts.values),
+      name: opts.values.name,
+      phone: opts.values.phone,
       hospitalId: opts.hospitalId,
-      actorUserId: opts.userId,
-      impersonatorUserId: opts.impersonatorUserId,
-      action: 'patient.created',
-      entityType: 'patient',
-      entityId: row.id,
-      summary: `Added patient ${row.name}`,
     })
-    return toPatient(row)
+    .returning(patientColumns)
+  if (!row) throw new AppError('INTERNAL', 'Patient was not saved')
+  await recordAudit(tx, {
+    hospitalId: opts.hospitalId,
+    actorUserId: opts.userId,
+    impersonatorUserId: opts.impersonatorUserId,
+    action: 'patient.created',
+    entityType: 'patient',
+    entityId: row.id,
+    summary: `Added patient ${row.name}`,
   })
+  return toPatient(row)
 }
 
 export async function updatePatient(

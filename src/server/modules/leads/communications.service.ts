@@ -1,0 +1,126 @@
+import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import type {
+  Communication,
+  CommunicationDirection,
+  CommunicationStatus,
+  CommunicationType,
+} from '../../../shared/schemas/leads'
+import { communications, leads } from '../../db/schema/leads'
+import { withTenant } from '../../db/tenant'
+import { recordAudit } from '../audit/audit.service'
+import { insertCommunication, isContact, type TenantOptions, toCommunication } from './leads.rows'
+import { findLead } from './leads.service'
+import { userNames } from './staff.service'
+
+/** The most communications the details dialog gets: the newest ones. */
+export const COMMUNICATIONS_SHOWN = 500
+
+/** Types that reach the person and so move a new lead on to contacted. */
+const REACHES_OUT: readonly CommunicationType[] = ['call', 'phone', 'whatsapp', 'sms', 'email']
+
+/** GET /api/leads/:id/communications: newest first, with who recorded each. */
+export async function listCommunications(
+  opts: TenantOptions & { leadId: string },
+): Promise<Communication[]> {
+  const rows = await withTenant(opts.db, opts, async (tx) => {
+    await findLead(tx, opts.leadId)
+    return tx
+      .select()
+      .from(communications)
+      .where(eq(communications.leadId, opts.leadId))
+      .orderBy(desc(communications.createdAt), desc(communications.id))
+      .limit(COMMUNICATIONS_SHOWN)
+  })
+  const names = await userNames(
+    opts.db,
+    opts.hospitalId,
+    rows.map((r) => r.createdByUserId),
+  )
+  return rows.map((r) => toCommunication(r, names))
+}
+
+export interface NewCommunication {
+  leadId: string
+  type: CommunicationType
+  direction: CommunicationDirection
+  content: string
+  status: CommunicationStatus
+  metadata: Record<string, string | number | boolean>
+}
+
+/**
+ * POST /api/communications: a call note or an outbound record. In the same transaction the
+ * lead's last contact moves to this communication's time (system notes are not contact), and
+ * an outbound call or message on a new lead makes it contacted.
+ */
+export async function createCommunication(
+  opts: TenantOptions & { values: NewCommunication },
+): Promise<Communication> {
+  const input = opts.values
+  const row = await withTenant(opts.db, opts, async (tx) => {
+    const lead = await findLead(tx, input.leadId, true)
+    const row = await insertCommunication(tx, {
+      ...input,
+      hospitalId: opts.hospitalId,
+      createdByUserId: opts.userId,
+    })
+    const contacted =
+      lead.status === 'new' && input.direction === 'outbound' && REACHES_OUT.includes(input.type)
+    if (isContact(input.type) || contacted) {
+      await tx
+        .update(leads)
+        .set({
+          ...(isContact(input.type)
+            ? // now() is the transaction's start: the communication's created_at, to the microsecond.
+              { lastContactAt: sql`greatest(${leads.lastContactAt}, now())` }
+            : {}),
+          ...(contacted ? { status: 'contacted' as const } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(leads.id, lead.id))
+    }
+    await recordAudit(tx, {
+      hospitalId: opts.hospitalId,
+      actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
+      action: 'communication.created',
+      entityType: 'lead',
+      entityId: lead.id,
+      summary: `Recorded ${input.direction} ${input.type} for lead ${lead.name}${contacted ? ' (status new → contacted)' : ''}`,
+    })
+    return row
+  })
+  const names = await userNames(opts.db, opts.hospitalId, [row.createdByUserId])
+  return toCommunication(row, names)
+}
+
+/** POST /api/leads/:id/read: the lead's unread inbound messages are seen (the bell). */
+export async function markCommunicationsRead(
+  opts: TenantOptions & { leadId: string },
+): Promise<void> {
+  await withTenant(opts.db, opts, async (tx) => {
+    const lead = await findLead(tx, opts.leadId)
+    const seen = await tx
+      .update(communications)
+      .set({ readAt: new Date() })
+      .where(
+        and(
+          eq(communications.leadId, lead.id),
+          eq(communications.direction, 'inbound'),
+          isNull(communications.readAt),
+        ),
+      )
+      .returning({ id: communications.id })
+    // Nothing changed, nothing to audit (the dialog calls this every time it opens).
+    if (!seen.length) return
+    await recordAudit(tx, {
+      hospitalId: opts.hospitalId,
+      actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
+      action: 'communication.read',
+      entityType: 'lead',
+      entityId: lead.id,
+      summary: `Marked ${seen.length} inbound message(s) of lead ${lead.name} read`,
+    })
+  })
+}

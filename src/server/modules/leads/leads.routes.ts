@@ -1,0 +1,89 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { uuidParam } from '../../../shared/schemas/common'
+import {
+  createCommunicationInput,
+  createLeadInput,
+  listLeadsQuery,
+  updateLeadInput,
+} from '../../../shared/schemas/leads'
+import { actingMember, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { parse } from '../../http/parse'
+import {
+  createCommunication,
+  listCommunications,
+  markCommunicationsRead,
+} from './communications.service'
+import { convertLead } from './leads.convert'
+import { createLead } from './leads.create'
+import { getLead, listLeads, updateLead } from './leads.service'
+import { leadStats } from './leads.stats'
+import { listStaff } from './staff.service'
+
+/** Actions without a body (convert, read) take nothing: an empty object at most. */
+const noBody = z.strictObject({})
+
+export function leadsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
+  const read = { config: requirePermission('leads:read') }
+  const write = { config: requirePermission('leads:write') }
+
+  app.get('/api/leads', read, async (req) => {
+    const who = actingMember(req)
+    const query = parse(listLeadsQuery, req.query, 'query')
+    return listLeads({ db, ...who, ...query })
+  })
+
+  app.get('/api/leads/:id', read, async (req) => {
+    const who = actingMember(req)
+    const { id } = parse(uuidParam, req.params, 'id')
+    return getLead({ db, ...who, id })
+  })
+
+  app.post('/api/leads', write, async (req, reply) => {
+    const who = actingMember(req)
+    const values = parse(createLeadInput, req.body)
+    const result = await createLead({ db, ...who, values })
+    return reply.status(result.duplicate ? 200 : 201).send(result)
+  })
+
+  app.patch('/api/leads/:id', write, async (req) => {
+    const who = actingMember(req)
+    const { id } = parse(uuidParam, req.params, 'id')
+    const values = parse(updateLeadInput, req.body)
+    return updateLead({ db, ...who, id, values })
+  })
+
+  app.post('/api/leads/:id/convert', write, async (req, reply) => {
+    const who = actingMember(req)
+    const { id } = parse(uuidParam, req.params, 'id')
+    parse(noBody, req.body)
+    return reply.status(201).send(await convertLead({ db, ...who, id }))
+  })
+
+  app.get('/api/leads/:id/communications', read, async (req) => {
+    const who = actingMember(req)
+    const { id } = parse(uuidParam, req.params, 'id')
+    return listCommunications({ db, ...who, leadId: id })
+  })
+
+  app.post('/api/leads/:id/read', write, async (req, reply) => {
+    const who = actingMember(req)
+    const { id } = parse(uuidParam, req.params, 'id')
+    parse(noBody, req.body)
+    await markCommunicationsRead({ db, ...who, leadId: id })
+    return reply.status(204).send()
+  })
+
+  app.post('/api/communications', write, async (req, reply) => {
+    const who = actingMember(req)
+    const values = parse(createCommunicationInput, req.body)
+    return reply.status(201).send(await createCommunication({ db, ...who, values }))
+  })
+
+  app.get('/api/stats', read, async (req) => leadStats({ db, ...actingMember(req) }))
+
+  app.get('/api/staff', read, async (req) => ({
+    staff: await listStaff({ db, hospitalId: actingMember(req).hospitalId }),
+  }))
+}
