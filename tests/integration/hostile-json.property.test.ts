@@ -1,7 +1,6 @@
 import fc from 'fast-check'
-import type * as FastifyModule from 'fastify'
-import type { RouteOptions } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { SeenRoute } from '../support/route-recorder'
 import { AUTH_BASE, authEndpoints } from '../../src/server/auth/endpoints'
 import { anyBody, hostileObject } from '../support/hostile'
 import { expectError } from '../support/http'
@@ -13,18 +12,10 @@ import { createTestApp, demoEmail, type TestApp } from '../support/test-app'
 // hostile JSON at every mutating route is our injection fuzzing. Routes come from the app
 // itself (an onRoute hook), so a route added later is covered without touching this file.
 
-const routes = vi.hoisted(() => [] as { method: string; url: string }[])
+const routes = vi.hoisted(() => [] as SeenRoute[])
 vi.mock('fastify', async (importOriginal) => {
-  const original = await importOriginal<typeof FastifyModule>()
-  const factory = ((opts?: object) => {
-    const instance = original.default(opts)
-    instance.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of ([] as string[]).concat(route.method))
-        routes.push({ method, url: route.url })
-    })
-    return instance
-  }) as unknown as typeof original.default
-  return { ...original, default: factory, fastify: factory }
+  const { recordingFastify } = await import('../support/route-recorder')
+  return recordingFastify(await importOriginal(), routes)
 })
 
 const RUNS = Number(process.env.HOSTILE_RUNS ?? 40)

@@ -1,6 +1,6 @@
-import type * as FastifyModule from 'fastify'
-import type { FastifyInstance, RouteOptions } from 'fastify'
+import type { FastifyInstance } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { SeenRoute } from '../support/route-recorder'
 import type { Access } from '../../src/server/auth/access'
 import { buildApp } from '../../src/server/app'
 import { permissions } from '../../src/shared/permissions'
@@ -8,24 +8,10 @@ import { expectError } from '../support/http'
 import { openTestDatabase, TEST_AUTH_SECRET, type TestDatabase } from '../support/test-app'
 
 /** Every route any Fastify instance registers in this file, seen by an onRoute hook added at creation. */
-const seen = vi.hoisted(() => [] as { method: string; url: string; access: unknown }[])
-
+const seen = vi.hoisted(() => [] as SeenRoute[])
 vi.mock('fastify', async (importOriginal) => {
-  const original = await importOriginal<typeof FastifyModule>()
-  const factory = ((opts?: object) => {
-    const instance = original.default(opts)
-    instance.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of ([] as string[]).concat(route.method)) {
-        seen.push({
-          method,
-          url: route.url,
-          access: (route.config as { access?: unknown } | undefined)?.access,
-        })
-      }
-    })
-    return instance
-  }) as unknown as typeof original.default
-  return { ...original, default: factory, fastify: factory }
+  const { recordingFastify } = await import('../support/route-recorder')
+  return recordingFastify(await importOriginal(), seen)
 })
 
 /**

@@ -1,7 +1,7 @@
-import type * as FastifyModule from 'fastify'
-import type { LightMyRequestResponse, RouteOptions } from 'fastify'
+import type { LightMyRequestResponse } from 'fastify'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { SeenRoute } from '../support/route-recorder'
 import { AUTH_BASE } from '../../src/server/auth/endpoints'
 import { HSTS } from '../../src/server/http/security-headers'
 import { cookieHeader } from '../support/login'
@@ -11,18 +11,10 @@ import { createTestApp, demoEmail, queryRows, type TestApp } from '../support/te
 // outside scan found refused (cross-site writes, form and text bodies, X-XSS-Protection: 0).
 
 /** Every route the app registers, seen by an onRoute hook added at creation. */
-const routes = vi.hoisted(() => [] as { method: string; url: string }[])
+const routes = vi.hoisted(() => [] as SeenRoute[])
 vi.mock('fastify', async (importOriginal) => {
-  const original = await importOriginal<typeof FastifyModule>()
-  const factory = ((opts?: object) => {
-    const instance = original.default(opts)
-    instance.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of ([] as string[]).concat(route.method))
-        routes.push({ method, url: route.url })
-    })
-    return instance
-  }) as unknown as typeof original.default
-  return { ...original, default: factory, fastify: factory }
+  const { recordingFastify } = await import('../support/route-recorder')
+  return recordingFastify(await importOriginal(), routes)
 })
 
 describe('without BASE_URL behind a trusted proxy (127.0.0.1)', () => {

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
-import type * as FastifyModule from 'fastify'
-import type { LightMyRequestResponse, RouteOptions } from 'fastify'
+import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import type { SeenRoute } from '../support/route-recorder'
 import { trustedOriginsFor } from '../../src/server/auth/auth'
 import { AUTH_BASE, authEndpoints } from '../../src/server/auth/endpoints'
 import {
@@ -23,18 +23,10 @@ import { createTestApp, demoEmail, queryRows, type TestApp } from '../support/te
 // thousands of requests: their time limits are generous for a shared, busy machine.
 
 /** Every GET route the app registers, seen by an onRoute hook added at creation. */
-const routes = vi.hoisted(() => [] as { method: string; url: string }[])
+const routes = vi.hoisted(() => [] as SeenRoute[])
 vi.mock('fastify', async (importOriginal) => {
-  const original = await importOriginal<typeof FastifyModule>()
-  const factory = ((opts?: object) => {
-    const instance = original.default(opts)
-    instance.addHook('onRoute', (route: RouteOptions) => {
-      for (const method of ([] as string[]).concat(route.method))
-        routes.push({ method, url: route.url })
-    })
-    return instance
-  }) as unknown as typeof original.default
-  return { ...original, default: factory, fastify: factory }
+  const { recordingFastify } = await import('../support/route-recorder')
+  return recordingFastify(await importOriginal(), routes)
 })
 
 interface Setup {
