@@ -201,8 +201,10 @@ export const DEFAULT_FOLLOW_UP_DAYS = 3
  * - followUps: leads in contacted or follow-up whose last contact (or creation, if never
  *   contacted) is at least followUpDays ago: due today or earlier.
  * - trends.followUpsOverdue: those whose due day was before today.
- * - trends.totalChangePct: leads created in the last 7 days against the 7 before (null when
- *   there were none before); newToday: created since midnight; conversionRate: converted / total.
+ * - trends.totalChangePct: leads created in the last 7 days (today and the 6 days before)
+ *   against the 7 days before those, as a whole percent (25 = +25%; null when there were none
+ *   before); newToday: created since midnight; conversionRate: converted / total as a percent
+ *   to one decimal (36.4; 0 without leads).
  * - bellCount: followUpsOverdue plus unread inbound messages.
  */
 export const stats = z.object({
