@@ -377,3 +377,21 @@ it('the assignee’s name follows the user', async () => {
   )
   expect(target.assignedToName).toBe(nurse?.name)
 })
+
+it('an inactive user can no longer be picked or be given leads', async () => {
+  const doctorId = await userIdOf(t.db, demoEmail('doctor'))
+  await queryRows(t.db, sql`update users set is_active = false where id = ${doctorId}`)
+  try {
+    const res = await postLead(t.app, admin, leadPayload({ assignedToUserId: doctorId }))
+    expect(res.statusCode, res.body).toBe(400)
+    expect(res.json<{ issues: { path: string }[] }>().issues.map((i) => i.path)).toEqual([
+      'assignedToUserId',
+    ])
+    const staff = (await call(t.app, admin, 'GET', '/api/staff')).json<{
+      staff: { id: string }[]
+    }>()
+    expect(staff.staff.map((s) => s.id)).not.toContain(doctorId)
+  } finally {
+    await queryRows(t.db, sql`update users set is_active = true where id = ${doctorId}`)
+  }
+})
