@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import {
   demoHospitals,
   demoLogins,
+  LEADS_PER_DEMO_HOSPITAL,
   PATIENTS_PER_DEMO_HOSPITAL,
 } from '../../src/server/db/seed/demo'
 
@@ -105,18 +106,36 @@ interface Counts {
   accounts: number
   hospitals: number
   patients: number
+  leads: number
+  leadSettings: number
+  /** Whether there are any (how many depends on the day). */
+  communications: boolean
 }
-const NONE: Counts = { users: 0, accounts: 0, hospitals: 0, patients: 0 }
+const NONE: Counts = {
+  users: 0,
+  accounts: 0,
+  hospitals: 0,
+  patients: 0,
+  leads: 0,
+  leadSettings: 0,
+  communications: false,
+}
 const ALL: Counts = {
   users: demoLogins().length,
   accounts: demoLogins().length,
   hospitals: demoHospitals.length,
   patients: PATIENTS_PER_DEMO_HOSPITAL * demoHospitals.length,
+  leads: LEADS_PER_DEMO_HOSPITAL * demoHospitals.length,
+  leadSettings: demoHospitals.length,
+  communications: true,
 }
 const COUNTS_SQL = `select (select count(*) from users where email like '%.demo')::int as users,
   (select count(*) from accounts)::int as accounts,
   (select count(*) from hospitals where email like '%.demo')::int as hospitals,
-  (select count(*) from patients)::int as patients`
+  (select count(*) from patients)::int as patients,
+  (select count(*) from leads)::int as leads,
+  (select count(*) from lead_settings)::int as "leadSettings",
+  exists (select 1 from communications) as communications`
 
 const dirs: string[] = []
 const databases: string[] = []

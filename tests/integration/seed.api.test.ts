@@ -7,6 +7,7 @@ import { type Database, openDatabase } from '../../src/server/db/client'
 import {
   demoHospitals,
   demoLogins,
+  LEADS_PER_DEMO_HOSPITAL,
   PATIENTS_PER_DEMO_HOSPITAL,
   seedDemo,
 } from '../../src/server/db/seed/demo'
@@ -43,6 +44,8 @@ interface DemoRows {
   users: { email: string; id: string; hospital_id: string | null; passwords: number }[]
   patients: { email: string; n: number; first: string | null; last: string | null }[]
   counters: number
+  /** Per demo hospital: leads, their communications, and its lead settings rows. */
+  leads: { email: string; n: number; communications: number; settings: number }[]
 }
 
 /** What of the demo the database holds (as the connecting superuser: RLS does not apply). */
@@ -70,6 +73,14 @@ async function demoRows(db: Database['db']): Promise<DemoRows> {
         sql`select count(*)::int as n from patient_number_counters`,
       )
     )[0]!.n,
+    leads: await queryRows(
+      db,
+      sql`select h.email,
+            (select count(*) from leads l where l.hospital_id = h.id)::int as n,
+            (select count(*) from communications c where c.hospital_id = h.id)::int as communications,
+            (select count(*) from lead_settings s where s.hospital_id = h.id)::int as settings
+          from hospitals h where h.email like '%.demo' order by h.email`,
+    ),
   }
 }
 
@@ -89,6 +100,10 @@ function expectComplete(rows: DemoRows, patientsEach = PATIENTS_PER_DEMO_HOSPITA
   }
   expect(rows.patients.map((p) => p.n)).toEqual(demoHospitals.map(() => patientsEach))
   expect(rows.counters).toBe(demoHospitals.length)
+  for (const l of rows.leads) {
+    expect([l.email, l.n, l.settings]).toEqual([l.email, LEADS_PER_DEMO_HOSPITAL, 1])
+    expect(l.communications, l.email).toBeGreaterThan(LEADS_PER_DEMO_HOSPITAL)
+  }
 }
 
 async function expectSignIns(app: App, emails: string[]) {
@@ -102,12 +117,17 @@ async function exec(db: Database['db'], ...statements: ReturnType<typeof sql>[])
 
 /** Removes demo rows the way an earlier, many-transaction seed could have left them. */
 const remove = {
+  /** Its leads too: converted leads link patients (communications go with their lead). */
   patientsOf: (email: string) =>
-    sql`delete from patients where hospital_id = (select id from hospitals where email = ${email})`,
+    sql`with h as (select id from hospitals where email = ${email}),
+          gone as (delete from leads where hospital_id = (select id from h))
+        delete from patients where hospital_id = (select id from h)`,
   counterOf: (email: string) =>
     sql`delete from patient_number_counters where hospital_id = (select id from hospitals where email = ${email})`,
   users: (emails: string[]) => sql`delete from users where email in ${emails}`,
-  hospital: (email: string) => sql`delete from hospitals where email = ${email}`,
+  hospital: (email: string) =>
+    sql`with gone as (delete from lead_settings where hospital_id in (select id from hospitals where email = ${email}))
+        delete from hospitals where email = ${email}`,
 }
 
 describe('demo seed in one database', () => {
@@ -128,7 +148,7 @@ describe('demo seed in one database', () => {
     const first = await demoRows(db())
     expectComplete(first)
     expect(first.patients.map((p) => [p.first?.slice(-6), p.last?.slice(-6)])).toEqual(
-      demoHospitals.map(() => ['000001', '000060']),
+      demoHospitals.map(() => ['000001', String(PATIENTS_PER_DEMO_HOSPITAL).padStart(6, '0')]),
     )
     expect(await seedDemo(db(), app.auth, TEST_PASSWORD)).toBe(false)
     expect(await demoRows(db())).toEqual(first)
@@ -186,7 +206,7 @@ describe('demo seed in one database', () => {
       remove.patientsOf(sdc),
       remove.counterOf(sdc),
       // A patient the clinic removed stays removed: the hospital still has patients.
-      sql`delete from patients where patient_number = (select max(patient_number) from patients where hospital_id = (select id from hospitals where email = ${smh}))`,
+      sql`delete from patients where patient_number = (select max(patient_number) from patients p where hospital_id = (select id from hospitals where email = ${smh}) and not exists (select 1 from leads l where l.hospital_id = p.hospital_id and l.patient_id = p.id))`,
     )
     expect(await seedDemo(db(), app.auth, TEST_PASSWORD)).toBe(true)
     const after = await demoRows(db())

@@ -5,14 +5,18 @@ import { patientNumberPrefix } from '../../../shared/schemas/patients'
 import type { AppDb, Tx } from '../client'
 import { account, user } from '../schema/auth'
 import { hospitals } from '../schema/hospitals'
-import { patientNumberCounters, patients } from '../schema/patients'
+import { patientNumberCounters, type patients } from '../schema/patients'
 import { withPlatform, withTenant } from '../tenant'
 import type { DemoHospital, DemoUser } from './demo'
+import { completeTenant, readStaff, readTenant, tenantComplete } from './demo-tenant'
+import type { DemoLeads, LeadPatient, LeadStaff } from './leads'
 
 /**
  * What of the demo a database has, and what it lacks. "Complete" is read from the demo rows
  * themselves (no marker row): every demo hospital (by its email), every demo account (by
- * email) with a password, and in each demo hospital a patient-number counter and patients.
+ * email) with a password, and in each demo hospital a patient-number counter, patients, leads
+ * and a lead settings row. What is missing is added; what is there is kept (a hospital with
+ * patients but no leads, as an earlier version seeded it, gets its leads, once).
  */
 
 /** The demo, as demo.ts defines it (passed in, so that this file does not import it back). */
@@ -20,6 +24,11 @@ export interface DemoSpec {
   hospitals: readonly DemoHospital[]
   users: readonly DemoUser[]
   patientsFor: (h: DemoHospital, hospitalId: string, now: Date) => (typeof patients.$inferInsert)[]
+  leadsFor: (
+    h: DemoHospital,
+    hospitalId: string,
+    ctx: { patients: readonly LeadPatient[]; staff: readonly LeadStaff[]; now: Date },
+  ) => DemoLeads
 }
 
 /** The demo cannot be completed without touching rows that are not the demo's. */
@@ -118,26 +127,6 @@ function platformComplete(state: PlatformState, spec: DemoSpec): boolean {
   )
 }
 
-/**
- * In a transaction that runs as app_user for `hospitalId`: whether its tenant rows are there
- * (filtered by the id too, so the answer holds even for a role that RLS does not bind).
- */
-async function readTenant(
-  tx: Tx,
-  hospitalId: string,
-): Promise<{ counter: boolean; patients: boolean }> {
-  const [counter] = await tx
-    .select({ id: patientNumberCounters.hospitalId })
-    .from(patientNumberCounters)
-    .where(eq(patientNumberCounters.hospitalId, hospitalId))
-  const [patient] = await tx
-    .select({ id: patients.id })
-    .from(patients)
-    .where(eq(patients.hospitalId, hospitalId))
-    .limit(1)
-  return { counter: !!counter, patients: !!patient }
-}
-
 /** Read only, without the lock: true when there is nothing for the seed to do. */
 export async function demoComplete(db: AppDb, spec: DemoSpec): Promise<boolean> {
   const state = await withPlatform(db, (tx) => readPlatform(tx, spec))
@@ -146,7 +135,7 @@ export async function demoComplete(db: AppDb, spec: DemoSpec): Promise<boolean> 
     const tenant = await withTenant(db, { hospitalId: id, userId: null }, (tx) =>
       readTenant(tx, id),
     )
-    if (!tenant.counter || !tenant.patients) return false
+    if (!tenantComplete(tenant)) return false
   }
   return true
 }
@@ -237,6 +226,11 @@ export async function completeDemo(
     }
     changed = true
   }
+  // Read as the connecting role: the tenant part below runs as app_user.
+  const staff = await readStaff(
+    tx,
+    [...state.hospitals.values()].map((r) => r.id),
+  )
   for (const h of spec.hospitals) {
     const row = state.hospitals.get(h.key)
     if (!row) throw new Error(`seed: demo hospital ${h.key} missing`)
@@ -252,10 +246,8 @@ export async function completeDemo(
       })
       changed = true
     }
-    if (!tenant.patients) {
-      await tx.insert(patients).values(spec.patientsFor(h, row.id, now))
-      changed = true
-    }
+    const ctx = { hospitalId: row.id, staff: staff.get(row.id) ?? [], now }
+    if (await completeTenant(tx, spec, h, tenant, ctx)) changed = true
   }
   return changed
 }

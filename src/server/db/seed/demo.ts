@@ -4,6 +4,7 @@ import type { AppDb, Tx } from '../client'
 import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
+import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -38,7 +39,17 @@ export const demoHospitals = [
 ]
 export type DemoHospital = (typeof demoHospitals)[number]
 
-export const PATIENTS_PER_DEMO_HOSPITAL = 60
+/** Patients the patient seed makes per demo hospital (over the last 240 days). */
+export const GENERATED_PATIENTS_PER_DEMO_HOSPITAL = 60
+/** Leads per demo hospital (over the last 60 days). */
+export const LEADS_PER_DEMO_HOSPITAL = 300
+/** Converted leads that became new patients (about as many more converted into recent patients). */
+export const LEAD_PATIENTS_PER_DEMO_HOSPITAL = 30
+/** Patients of a freshly seeded demo hospital: the patient seed's and the converted leads'. */
+export const PATIENTS_PER_DEMO_HOSPITAL =
+  GENERATED_PATIENTS_PER_DEMO_HOSPITAL + LEAD_PATIENTS_PER_DEMO_HOSPITAL
+/** Recent patients (at most) that are found to have come from a lead. */
+const PATIENTS_FROM_LEADS = 20
 
 /** The advisory lock key of the demo seed (migrations use 16_0001). */
 export const DEMO_SEED_LOCK_KEY = 16_0002n
@@ -95,7 +106,7 @@ export function demoPatients(
 ): (typeof patients.$inferInsert)[] {
   return generatePatients(
     hospitalId,
-    PATIENTS_PER_DEMO_HOSPITAL,
+    GENERATED_PATIENTS_PER_DEMO_HOSPITAL,
     createRng(2026 + demoHospitals.indexOf(hospital)),
     hospital.region,
     { now, clinic: hospital.clinic },
@@ -103,8 +114,32 @@ export function demoPatients(
 }
 
 /**
+ * The demo leads of one demo hospital, their communications and the patients converted leads
+ * became, given the hospital's patients and staff: the same on every machine but for ids and dates.
+ */
+export function demoLeads(
+  hospital: DemoHospital,
+  hospitalId: string,
+  ctx: { patients: readonly LeadPatient[]; staff: readonly LeadStaff[]; now: Date },
+): DemoLeads {
+  return generateLeads(
+    {
+      hospitalId,
+      hospital,
+      patients: ctx.patients,
+      staff: ctx.staff,
+      now: ctx.now,
+      count: LEADS_PER_DEMO_HOSPITAL,
+      newPatients: LEAD_PATIENTS_PER_DEMO_HOSPITAL,
+      fromPatients: PATIENTS_FROM_LEADS,
+    },
+    createRng(4100 + demoHospitals.indexOf(hospital)),
+  )
+}
+
+/**
  * Makes sure the demo data is all there: hospitals, accounts (with the password), patient
- * counters and patients. Returns true when it added anything, false when it was complete.
+ * counters, patients, leads (with their communications and converted patients) and lead settings. Returns true when it added anything, false when it was complete.
  *
  * One transaction under a transaction-scoped advisory lock (pooler safe): a start killed at
  * any moment leaves either no demo data or all of it, and two instances starting together
@@ -124,7 +159,12 @@ export async function seedDemo(
     onSeeding?: () => void
   } = {},
 ): Promise<boolean> {
-  const spec: DemoSpec = { hospitals: demoHospitals, users: demoUsers(), patientsFor: demoPatients }
+  const spec: DemoSpec = {
+    hospitals: demoHospitals,
+    users: demoUsers(),
+    patientsFor: demoPatients,
+    leadsFor: demoLeads,
+  }
   if (await demoComplete(db, spec)) return false
   const passwordHash = await (await auth.$context).password.hash(password)
   return db.transaction(async (tx) => {

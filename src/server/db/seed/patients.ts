@@ -6,7 +6,7 @@ import { allergiesFor, conditionsFor } from './demo-conditions'
 import { communities, type Community, communityMix, emailDomains, insurers } from './demo-people'
 
 type NewPatient = typeof patients.$inferInsert
-type Rng = () => number
+export type Rng = () => number
 
 /** Small deterministic PRNG (mulberry32) so demo data is the same on every machine. */
 export function createRng(seed: number): Rng {
@@ -20,19 +20,19 @@ export function createRng(seed: number): Rng {
   }
 }
 
-function pick<T>(rng: Rng, list: readonly T[]): T {
+export function pick<T>(rng: Rng, list: readonly T[]): T {
   return list[Math.floor(rng() * list.length)] as T
 }
 
-function weighted<T>(rng: Rng, list: readonly (readonly [T, number])[]): T {
+export function weighted<T>(rng: Rng, list: readonly (readonly [T, number])[]): T {
   let roll = rng() * list.reduce((sum, [, w]) => sum + w, 0)
   for (const [value, w] of list) if ((roll -= w) < 0) return value
   return (list.at(-1) as readonly [T, number])[0]
 }
 
-const DAY_MS = 86_400_000
+export const DAY_MS = 86_400_000
 /** India has one time zone, UTC+05:30, and no daylight saving. */
-const IST_OFFSET_MS = 330 * 60_000
+export const IST_OFFSET_MS = 330 * 60_000
 
 /** Ages of a clinic's patients: [youngest, oldest, weight]. */
 const ageBands: readonly (readonly [[number, number], number])[] = [
@@ -65,7 +65,7 @@ function birthDate(age: number, today: string, rng: Rng): string {
 }
 
 /** An Indian mobile ('+9198220 12345' in E.164) not handed out before in this batch. */
-function mobile(rng: Rng, used: Set<string>): string {
+export function mobile(rng: Rng, used: Set<string>): string {
   const series = [
     '98',
     '97',
@@ -149,6 +149,8 @@ export interface GenerateOptions {
   now?: Date
   /** A dental clinic's patients come with dental histories. */
   clinic?: 'general' | 'dental'
+  /** Names, phones and emails already taken in the hospital (lower-case names): not repeated. */
+  avoid?: { names?: Iterable<string>; phones?: Iterable<string>; emails?: Iterable<string> }
 }
 
 /**
@@ -166,9 +168,9 @@ export function generatePatients(
   const now = options.now ?? new Date()
   const today = indiaDate(now)
   const currentYear = Number(today.slice(0, 4))
-  const names = new Set<string>()
-  const phones = new Set<string>()
-  const emails = new Set<string>()
+  const names = new Set<string>(options.avoid?.names)
+  const phones = new Set<string>(options.avoid?.phones)
+  const emails = new Set<string>(options.avoid?.emails)
   const rows: NewPatient[] = []
   for (let i = 0; i < count; i++) {
     const [from, to] = weighted(rng, ageBands)
@@ -190,9 +192,9 @@ export function generatePatients(
       const asMale = gender === 'male' || (gender !== 'female' && rng() < 0.5)
       first = pick(rng, asMale ? family.male : family.female)
       last = pick(rng, family.surnames)
-      if (!names.has(`${first} ${last}`)) break
+      if (!names.has(`${first} ${last}`.toLowerCase())) break
     }
-    names.add(`${first} ${last}`)
+    names.add(`${first} ${last}`.toLowerCase())
     const dateOfBirth = birthDate(targetAge, today, rng)
     const age = ageOn(dateOfBirth, today)
     const birthYear = Number(dateOfBirth.slice(0, 4))

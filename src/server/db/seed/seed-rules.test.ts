@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { conditionCatalogue, conditionsFor } from './demo-conditions'
 import { allFemaleNames, allMaleNames } from './demo-people'
-import { demoHospitals, demoPatients, PATIENTS_PER_DEMO_HOSPITAL } from './demo'
+import { demoHospitals, demoPatients, GENERATED_PATIENTS_PER_DEMO_HOSPITAL } from './demo'
 import { ageOn, createRng, generatePatients, indiaDate } from './patients'
 import { checkSeedRules, type SeedPatient } from './seed-rules'
 
@@ -18,7 +18,7 @@ describe('demo patients', () => {
     it(`of ${hospital.name} keep every rule`, () => {
       for (const now of moments) {
         const rows = demoPatients(hospital, HOSPITAL_ID, now)
-        expect(rows).toHaveLength(PATIENTS_PER_DEMO_HOSPITAL)
+        expect(rows).toHaveLength(GENERATED_PATIENTS_PER_DEMO_HOSPITAL)
         expect(checkSeedRules(rows, { now, region: hospital.region })).toEqual([])
       }
     })
