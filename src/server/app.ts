@@ -26,6 +26,7 @@ import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
+import { leadTrendsRoutes } from './modules/leads/trends.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -153,6 +154,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const health = healthRoutes(app, { db })
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
+  leadTrendsRoutes(app, { db })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
 

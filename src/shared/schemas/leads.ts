@@ -228,3 +228,47 @@ export type Stats = z.infer<typeof stats>
 export const staffMember = z.object({ id: z.string(), name: z.string(), role: z.string() })
 export type StaffMember = z.infer<typeof staffMember>
 export const staffList = z.object({ staff: staffMember.array() })
+
+/** How many calendar days GET /api/leads/trends covers. */
+export const LEAD_TREND_DAYS = 30
+const leadCount = z.number().int().nonnegative()
+
+/**
+ * GET /api/leads/trends: the dashboard's charts (issue 8), on the hospital's calendar days.
+ * - days: exactly 30 entries, oldest first, ending today in the hospital's time zone; each
+ *   counts the leads created that day by source, every source present (0 when none).
+ * - funnel: the hospital's leads (all of them, not only the last 30 days) by the furthest
+ *   stage their current status shows they reached. Stages are ordered new → contacted →
+ *   follow-up → converted, so a lead counts in its own stage and every stage before it:
+ *   new = every lead except rejected ones; contacted = contacted + follow-up + converted;
+ *   followUp = follow-up + converted; converted = converted. Rejected leads count nowhere
+ *   (their status no longer says how far they got).
+ */
+export const leadTrendsDay = z.object({
+  date: z.iso.date(),
+  counts: z.object(
+    Object.fromEntries(leadSources.map((s) => [s, leadCount])) as Record<
+      LeadSource,
+      typeof leadCount
+    >,
+  ),
+})
+export type LeadTrendsDay = z.infer<typeof leadTrendsDay>
+export const leadFunnelStages = ['new', 'contacted', 'followUp', 'converted'] as const
+export type LeadFunnelStage = (typeof leadFunnelStages)[number]
+export const leadFunnelStageLabels: Record<LeadFunnelStage, string> = {
+  new: 'New',
+  contacted: 'Contacted',
+  followUp: 'Follow-up',
+  converted: 'Converted',
+}
+export const leadTrends = z.object({
+  days: leadTrendsDay.array().length(LEAD_TREND_DAYS),
+  funnel: z.object({
+    new: leadCount,
+    contacted: leadCount,
+    followUp: leadCount,
+    converted: leadCount,
+  }),
+})
+export type LeadTrends = z.infer<typeof leadTrends>

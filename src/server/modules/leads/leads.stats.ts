@@ -8,7 +8,7 @@ import { withPlatform, withTenant } from '../../db/tenant'
 import type { TenantOptions } from './leads.rows'
 
 /** The hospital's IANA time zone (a platform table, so read as the platform). */
-async function timeZoneOf(db: AppDb, hospitalId: string): Promise<string> {
+export async function timeZoneOf(db: AppDb, hospitalId: string): Promise<string> {
   const [row] = await withPlatform(db, (tx) =>
     tx.select({ tz: hospitals.timeZone }).from(hospitals).where(eq(hospitals.id, hospitalId)),
   )
