@@ -2,13 +2,9 @@ import { appPaths } from '@/shared/app-routes'
 
 /**
  * Every route path of the client, in one place (spec section 2, route table; the pages live
- * in shared/app-routes so the server knows them too). /leads is a link target the spec's
- * dashboard shortcuts name, not a page yet.
+ * in shared/app-routes so the server knows them too).
  */
-export const paths = {
-  ...appPaths,
-  leads: '/leads',
-} as const
+export const paths = appPaths
 
 /** Server-handled browser navigations. */
 export const serverPaths = {

@@ -9,11 +9,19 @@ describe('app routes', () => {
     expect(matchAppPath('/patients//')).toBeUndefined()
     expect(matchAppPath('/patients/1')).toBeUndefined()
     expect(matchAppPath('/no-such-page')).toBeUndefined()
-    expect(matchAppPath('/leads')).toBeUndefined()
+    expect(matchAppPath('/leads')).toBe(appPaths.leads)
+    expect(matchAppPath('/leads/1')).toBeUndefined()
   })
 
   it('sends signed-out visitors of staff screens to sign-in, not of public pages or unknown paths', () => {
-    for (const p of ['/patients', '/manual-patient', '/dashboard', '/super-admin', '/settings'])
+    for (const p of [
+      '/patients',
+      '/manual-patient',
+      '/dashboard',
+      '/leads',
+      '/super-admin',
+      '/settings',
+    ])
       expect(requiresSignIn(p), p).toBe(true)
     for (const p of ['/', '/pricing', '/add-ons', '/login', '/no-such-page'])
       expect(requiresSignIn(p), p).toBe(false)

@@ -5,6 +5,7 @@
 export const appPaths = {
   home: '/',
   dashboard: '/dashboard',
+  leads: '/leads',
   appointments: '/appointments',
   patients: '/patients',
   manualPatient: '/manual-patient',
