@@ -8,6 +8,9 @@ import type { CurrentUser } from '@/shared/schemas/auth'
 const HomePage = lazy(() =>
   import('./features/dashboard/home-page').then((m) => ({ default: m.HomePage })),
 )
+const LeadsPage = lazy(() =>
+  import('./features/leads/leads-page').then((m) => ({ default: m.LeadsPage })),
+)
 const PatientsPage = lazy(() =>
   import('./features/patients/patients-page').then((m) => ({ default: m.PatientsPage })),
 )
@@ -50,12 +53,9 @@ export const staffRoutes: readonly StaffRoute[] = [
     access: 'hospital',
     render: (user) => <HomePage user={user} />,
   },
-  {
-    path: paths.dashboard,
-    title: 'Dashboard',
-    access: 'hospital',
-    render: (user) => <HomePage user={user} />,
-  },
+  // The Lead Management Dashboard: /dashboard (spec) and /leads (the home shortcut's target).
+  { path: paths.dashboard, title: 'Dashboard', access: 'hospital', render: () => <LeadsPage /> },
+  { path: paths.leads, title: 'Leads', access: 'hospital', render: () => <LeadsPage /> },
   { path: paths.patients, title: 'Patients', access: 'hospital', render: () => <PatientsPage /> },
   {
     path: paths.manualPatient,

@@ -229,3 +229,23 @@ export function uniqueName(first: string, surname: string): string {
   ).join('')
   return `${first} ${surname}${letters}`
 }
+
+/** A lead added through the API as the signed-in user (POST /api/leads). */
+export async function createLeadViaApi(
+  page: Page,
+  data: Record<string, unknown>,
+): Promise<{ id: string; name: string; phone: string; status: string }> {
+  const origin = new URL(page.url()).origin
+  const response = await page.request.post('/api/leads', { data, headers: { origin } })
+  expect(response.status(), await response.text()).toBe(201)
+  return (
+    (await response.json()) as { lead: { id: string; name: string; phone: string; status: string } }
+  ).lead
+}
+
+/** Marks the leads tour as dismissed before any page loads, so its welcome card stays away. */
+export async function skipLeadsTour(page: Page): Promise<void> {
+  await page.addInitScript(() => {
+    localStorage.setItem('arogya.tutorial.dismissed', 'true')
+  })
+}

@@ -1,0 +1,80 @@
+import { Mail, MessageCircle, MessageSquare, MoreHorizontal, Phone } from 'lucide-react'
+import { Button } from '@/client/components/ui/button'
+import type { Lead } from '@/shared/schemas/leads'
+import { contactHref } from '../lead-format'
+
+export interface RowActionHandlers {
+  onCall: (lead: Lead) => void
+  onWhatsApp: (lead: Lead) => void
+  onMore: (lead: Lead) => void
+}
+
+const icon = 'size-8'
+
+/** Spec row actions: call, WhatsApp, email, SMS and More (the details). */
+export function LeadRowActions({
+  lead,
+  onCall,
+  onWhatsApp,
+  onMore,
+}: RowActionHandlers & { lead: Lead }) {
+  return (
+    <div className="flex items-center justify-end gap-0.5">
+      <Button variant="ghost" size="icon" className={icon} asChild>
+        <a
+          href={contactHref.call(lead.phone)}
+          onClick={() => onCall(lead)}
+          aria-label={`Call ${lead.name}`}
+          title="Call"
+        >
+          <Phone aria-hidden="true" />
+        </a>
+      </Button>
+      <Button variant="ghost" size="icon" className={icon} asChild>
+        <a
+          href={contactHref.whatsapp(lead.phone)}
+          target="_blank"
+          rel="noopener noreferrer"
+          onClick={() => onWhatsApp(lead)}
+          aria-label={`WhatsApp ${lead.name}`}
+          title="WhatsApp"
+        >
+          <MessageCircle aria-hidden="true" />
+        </a>
+      </Button>
+      {lead.email ? (
+        <Button variant="ghost" size="icon" className={icon} asChild>
+          <a href={contactHref.email(lead.email)} aria-label={`Email ${lead.name}`} title="Email">
+            <Mail aria-hidden="true" />
+          </a>
+        </Button>
+      ) : (
+        <Button
+          variant="ghost"
+          size="icon"
+          className={icon}
+          disabled
+          aria-label={`Email ${lead.name} (no email address)`}
+          title="No email address"
+        >
+          <Mail aria-hidden="true" />
+        </Button>
+      )}
+      <Button variant="ghost" size="icon" className={icon} asChild>
+        <a href={contactHref.sms(lead.phone)} aria-label={`SMS ${lead.name}`} title="SMS">
+          <MessageSquare aria-hidden="true" />
+        </a>
+      </Button>
+      <Button
+        variant="ghost"
+        size="icon"
+        className={icon}
+        onClick={() => onMore(lead)}
+        aria-label={`More about ${lead.name}`}
+        title="More"
+      >
+        <MoreHorizontal aria-hidden="true" />
+      </Button>
+    </div>
+  )
+}

@@ -1,0 +1,91 @@
+import { ListChecks, Search } from 'lucide-react'
+import { Button } from '@/client/components/ui/button'
+import { Input, NativeSelect } from '@/client/components/ui/input'
+import {
+  type LeadSource,
+  leadSourceLabels,
+  leadSources,
+  type LeadStatus,
+  leadStatuses,
+  leadStatusLabels,
+} from '@/shared/schemas/leads'
+
+/** Status, source and text search ('all' = no filter), and the bulk-selection toggle. */
+export function LeadsFilters({
+  status,
+  onStatus,
+  source,
+  onSource,
+  searchText,
+  onSearchText,
+  selecting,
+  onSelecting,
+}: {
+  status: LeadStatus | 'all'
+  onStatus: (s: LeadStatus | 'all') => void
+  source: LeadSource | 'all'
+  onSource: (s: LeadSource | 'all') => void
+  searchText: string
+  onSearchText: (text: string) => void
+  selecting: boolean
+  /** Absent when the user's role may not change leads (bulk actions are changes). */
+  onSelecting?: ((on: boolean) => void) | undefined
+}) {
+  return (
+    <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
+      <div className="relative min-w-0 flex-1">
+        <Search
+          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
+          aria-hidden="true"
+        />
+        <Input
+          type="search"
+          value={searchText}
+          onChange={(e) => onSearchText(e.target.value)}
+          placeholder="Search leads by name, email, or phone..."
+          aria-label="Search leads"
+          className="pl-9"
+        />
+      </div>
+      <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-center">
+        <NativeSelect
+          aria-label="Filter by status"
+          value={status}
+          onChange={(e) => onStatus(e.target.value as LeadStatus | 'all')}
+          className="sm:w-40"
+        >
+          <option value="all">All statuses</option>
+          {leadStatuses.map((s) => (
+            <option key={s} value={s}>
+              {leadStatusLabels[s]}
+            </option>
+          ))}
+        </NativeSelect>
+        <NativeSelect
+          aria-label="Filter by source"
+          value={source}
+          onChange={(e) => onSource(e.target.value as LeadSource | 'all')}
+          className="sm:w-40"
+        >
+          <option value="all">All sources</option>
+          {leadSources.map((s) => (
+            <option key={s} value={s}>
+              {leadSourceLabels[s]}
+            </option>
+          ))}
+        </NativeSelect>
+        {onSelecting ? (
+          <Button
+            variant={selecting ? 'secondary' : 'outline'}
+            aria-pressed={selecting}
+            onClick={() => onSelecting(!selecting)}
+            className="col-span-2 sm:col-span-1"
+          >
+            <ListChecks aria-hidden="true" />
+            Select leads
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  )
+}

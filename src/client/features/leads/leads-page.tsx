@@ -1,0 +1,144 @@
+import { HelpCircle } from 'lucide-react'
+import { useState } from 'react'
+import { useLocation, useSearch } from 'wouter'
+import { useQueryClient } from '@tanstack/react-query'
+import { Button } from '@/client/components/ui/button'
+import { useCan } from '@/client/lib/current-user'
+import { toast } from '@/client/lib/toast'
+import { useDebouncedValue } from '@/client/lib/use-debounced-value'
+import type { Lead, LeadSource, LeadStatus } from '@/shared/schemas/leads'
+import { useLeads } from './api/get-leads'
+import { useStats } from './api/get-stats'
+import { invalidateLeads } from './api/invalidate'
+import { BulkActionBar } from './components/bulk-action-bar'
+import { LeadDetailsDialog, type Viewing } from './components/lead-details-dialog'
+import { LeadsFilters } from './components/leads-filters'
+import { LeadsHeader } from './components/leads-header'
+import { LeadsResults } from './components/leads-results'
+import { NewLeadDialog } from './components/new-lead-dialog'
+import { StatsStrip } from './components/stats-strip'
+import { TourPopover } from './tour/tour-popover'
+import { useTour } from './tour/use-tour'
+import { WelcomeCard } from './tour/welcome-card'
+import { useContactActions } from './use-contact-actions'
+import { useSelection } from './use-selection'
+
+/**
+ * /leads and /dashboard: the Lead Management Dashboard (spec section 2). ?open=<id> opens a
+ * lead's details (the home page's Recent Leads link here).
+ */
+export function LeadsPage() {
+  const [status, setStatus] = useState<LeadStatus | 'all'>('all')
+  const [source, setSource] = useState<LeadSource | 'all'>('all')
+  const [searchText, setSearchText] = useState('')
+  const search = useDebouncedValue(searchText.trim(), 300)
+  const query = useLeads({ status, source, search })
+  const stats = useStats()
+  const canWrite = useCan('leads:write')
+  const queryClient = useQueryClient()
+  const [syncing, setSyncing] = useState(false)
+  const [creating, setCreating] = useState(false)
+  const tour = useTour()
+  const contact = useContactActions()
+  const [location, navigate] = useLocation()
+
+  const openId = new URLSearchParams(useSearch()).get('open')
+  const [viewing, setViewing] = useState<Viewing | null>(openId ? { id: openId } : null)
+  const [seenOpenId, setSeenOpenId] = useState(openId)
+  if (openId !== seenOpenId) {
+    setSeenOpenId(openId)
+    if (openId) setViewing({ id: openId })
+  }
+
+  const leads = query.data?.pages.flatMap((p) => p.leads) ?? []
+  const selection = useSelection(leads)
+
+  function closeDetails() {
+    setViewing(null)
+    if (openId) navigate(location, { replace: true })
+  }
+
+  /** For now Sync refreshes the list and figures; the Meta sync arrives with its own slice. */
+  async function sync() {
+    setSyncing(true)
+    try {
+      await invalidateLeads(queryClient)
+      toast.success('Leads refreshed', 'The list and figures are up to date.')
+    } catch {
+      toast.error('Sync Failed', 'Failed to sync Meta leads. Please try again.')
+    } finally {
+      setSyncing(false)
+    }
+  }
+
+  return (
+    <div className="min-w-0 space-y-5">
+      <LeadsHeader
+        stats={stats.data}
+        syncing={syncing}
+        onSync={() => void sync()}
+        onNewLead={canWrite ? () => setCreating(true) : undefined}
+        tourButton={
+          <Button variant="ghost" onClick={tour.restart}>
+            <HelpCircle aria-hidden="true" />
+            Take the tour
+          </Button>
+        }
+      />
+      <StatsStrip />
+      <section aria-labelledby="recent-leads-title" className="space-y-3">
+        <h2 id="recent-leads-title" className="text-lg font-semibold">
+          Recent Leads
+        </h2>
+        <LeadsFilters
+          status={status}
+          onStatus={(s) => {
+            setStatus(s)
+            selection.clear()
+          }}
+          source={source}
+          onSource={(s) => {
+            setSource(s)
+            selection.clear()
+          }}
+          searchText={searchText}
+          onSearchText={setSearchText}
+          selecting={selection.selecting}
+          onSelecting={canWrite ? selection.setSelecting : undefined}
+        />
+        {selection.ids.length > 0 ? (
+          <BulkActionBar ids={selection.ids} onClear={selection.clear} />
+        ) : null}
+        <LeadsResults
+          query={query}
+          selection={selection}
+          actions={{
+            ...contact,
+            onMore: (lead: Lead) => setViewing({ id: lead.id, shown: lead }),
+          }}
+        />
+      </section>
+      <LeadDetailsDialog viewing={viewing} onClose={closeDetails} />
+      <NewLeadDialog
+        open={creating}
+        onClose={() => setCreating(false)}
+        onOpenLead={(lead) => setViewing({ id: lead.id, shown: lead })}
+      />
+      <WelcomeCard
+        state={tour.welcome}
+        onStart={tour.start}
+        onMinimise={tour.minimise}
+        onExpand={tour.expand}
+        onDismiss={tour.dismissWelcome}
+      />
+      {tour.step !== null ? (
+        <TourPopover
+          step={tour.step}
+          onNext={tour.next}
+          onPrevious={tour.previous}
+          onSkip={tour.skip}
+        />
+      ) : null}
+    </div>
+  )
+}
