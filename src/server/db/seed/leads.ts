@@ -342,15 +342,17 @@ export function generateLeads(o: GenerateLeadsOptions, rng: Rng): DemoLeads {
   return out
 }
 
-/** When the last contact of a worked lead was: some recent, some due, some overdue. */
+/** When the last contact of a worked lead was: mostly recent, some due, a few overdue. */
 function lastContactFor(p: Planned, now: number, rng: Rng): number {
   const after = p.createdAt + 20 * MINUTE
   if (p.convertedAt !== undefined) return Math.max(after, p.convertedAt - (0.5 + rng() * 20) * HOUR)
   if (p.status === 'rejected') return Math.min(now, after + rng() * 5 * DAY_MS)
+  // A desk that keeps up: most were contacted in the last 3 days (not due yet), some are due
+  // about now, a few are overdue (the bell and '… urgent require attention' stay believable).
   const ago = weighted(rng, [
-    [rng() * 2.5, 40],
-    [3.5 + rng() * 2, 30],
-    [6.5 + rng() * 14, 30],
+    [rng() * 2.8, 74],
+    [3 + rng() * 1.2, 14],
+    [4.5 + rng() * 9, 12],
   ] as const)
   return Math.min(now, Math.max(after, now - ago * DAY_MS))
 }

@@ -26,14 +26,14 @@ const shortcuts = [
 export function Shortcuts() {
   return (
     <nav aria-label="Shortcuts">
-      <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 xl:grid-cols-6">
+      <ul className="grid grid-cols-2 gap-3 md:grid-cols-3 2xl:grid-cols-6">
         {shortcuts.map((s) => (
           <li key={s.href} className="min-w-0">
             <Link href={s.href} className="block h-full rounded-lg focus-visible:outline-2">
               <Card className="h-full transition-shadow hover:shadow-md">
                 <CardContent className="flex flex-col gap-2 p-4">
                   <s.icon className="size-6 shrink-0 text-brand-700" aria-hidden="true" />
-                  <span className="font-semibold">{s.label}</span>
+                  <span className="text-sm font-semibold sm:text-base">{s.label}</span>
                   <span className="text-xs text-slate-600">{s.text}</span>
                 </CardContent>
               </Card>

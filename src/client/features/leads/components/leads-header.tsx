@@ -69,10 +69,14 @@ export function LeadsHeader({
   tourButton: React.ReactNode
 }) {
   return (
-    <div className="flex flex-wrap items-center justify-between gap-3">
-      <h1 className="min-w-0 text-2xl font-bold [overflow-wrap:anywhere]">
-        Lead Management Dashboard
-      </h1>
+    <div className="space-y-3">
+      {/* The bell stays beside the heading, so on a phone it is not left alone on a row. */}
+      <div className="flex items-start justify-between gap-3">
+        <h1 className="min-w-0 text-2xl font-bold [overflow-wrap:anywhere]">
+          Lead Management Dashboard
+        </h1>
+        <NotificationBell stats={stats} />
+      </div>
       <div className="flex flex-wrap items-center gap-2">
         <Button variant="outline" asChild>
           <Link href={paths.home}>
@@ -91,7 +95,6 @@ export function LeadsHeader({
           </Button>
         ) : null}
         {tourButton}
-        <NotificationBell stats={stats} />
       </div>
     </div>
   )
