@@ -34,6 +34,11 @@ afterAll(async () => {
 const UNIQUE = 'Quixotica'
 
 describe('logs', () => {
+  it("do not warn that better-auth's base URL is unset: the per-request origin is deliberate", async () => {
+    await login(t.app, demoEmail('receptionist'))
+    expect(logLines.join('')).not.toContain('Base URL is not set')
+  })
+
   it('carry no patient names, search texts, cursors, cookies or passwords', async () => {
     const cookie = await login(t.app, demoEmail('receptionist'))
     for (let i = 0; i < 3; i++) {

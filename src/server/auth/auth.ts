@@ -82,7 +82,7 @@ export function createAuth(options: AuthOptions) {
       log: (level, message) => {
         // Without BASE_URL the per-request origin is deliberate (see baseURL below); the start-up
         // banner says what to set in production, so this warning would only alarm.
-        if (!options.baseURL && message.startsWith('Base URL is not set')) return
+        if (!options.baseURL && message.includes('Base URL is not set')) return
         const log = options.log
         log?.[level]({ source: 'better-auth' }, message)
       },
