@@ -38,12 +38,12 @@ export const sourceColors: Record<LeadSource, string> = {
   'csv-import': '#475569',
 }
 
-/** The funnel's stages, lighter to darker brand teal. */
+/** The funnel's stages, brand teal darkening stage by stage (each at least 3:1 on white). */
 export const stageColors: Record<LeadFunnelStage, string> = {
-  new: '#5eead4',
-  contacted: '#14b8a6',
-  followUp: '#0d9488',
-  converted: '#115e59',
+  new: '#0d9488',
+  contacted: '#0f766e',
+  followUp: '#115e59',
+  converted: '#134e4a',
 }
 
 /** 'Feb 28' for an axis tick: a calendar day, so built from its parts, never shifted by a zone. */

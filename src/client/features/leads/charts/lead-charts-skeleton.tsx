@@ -24,7 +24,7 @@ export function LeadChartsSkeleton() {
             <CardTitle>{title}</CardTitle>
           </CardHeader>
           <CardContent>
-            <Skeleton className="h-64 w-full" />
+            <Skeleton className="h-72 w-full" />
             <span className="sr-only">Loading {title.toLowerCase()}…</span>
           </CardContent>
         </Card>

@@ -25,7 +25,7 @@ export function LeadFunnelChart({ funnel }: { funnel: LeadTrends['funnel'] }) {
       </CardHeader>
       <CardContent>
         {funnel.new === 0 ? (
-          <p className="flex h-64 items-center justify-center rounded-md bg-slate-50 text-slate-600">
+          <p className="flex h-72 items-center justify-center rounded-md bg-slate-50 text-slate-600">
             No leads yet
           </p>
         ) : (
@@ -45,7 +45,7 @@ export function LeadFunnelChart({ funnel }: { funnel: LeadTrends['funnel'] }) {
                 layout="vertical"
                 data={rows.map((r) => ({ ...r, text: barLabel(r) }))}
                 style={{ width: '100%', height: '100%' }}
-                margin={{ top: 4, right: 88, bottom: 4, left: 0 }}
+                margin={{ top: 4, right: 104, bottom: 4, left: 0 }}
                 barCategoryGap="18%"
               >
                 <XAxis type="number" hide domain={[0, 'dataMax']} />

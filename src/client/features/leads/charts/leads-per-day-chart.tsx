@@ -1,12 +1,39 @@
 import { useId } from 'react'
 import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from 'recharts'
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
-import { leadSourceLabels, type LeadTrends } from '@/shared/schemas/leads'
+import { leadSourceLabels, leadSources, type LeadTrends } from '@/shared/schemas/leads'
 import { ChartFigures } from './chart-figures'
 import { activeSources, type DayRow, sourceColors, toDayRows } from './chart-data'
 import { perDayTitle } from './lead-charts-skeleton'
 
 const count = new Intl.NumberFormat('en-IN')
+
+/** The hovered day: its date, total and the sources that brought leads that day. */
+function DayTooltip({ row }: { row: DayRow | undefined }) {
+  if (!row) return null
+  return (
+    <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-sm shadow-md">
+      <p className="font-semibold">{row.longLabel}</p>
+      <p className="text-slate-600">
+        {count.format(row.total)} {row.total === 1 ? 'lead' : 'leads'}
+      </p>
+      <ul className="mt-1 space-y-0.5">
+        {leadSources
+          .filter((s) => row[s] > 0)
+          .map((s) => (
+            <li key={s} className="flex items-center gap-2">
+              <span
+                aria-hidden="true"
+                className="size-2.5 rounded-sm"
+                style={{ backgroundColor: sourceColors[s] }}
+              />
+              {leadSourceLabels[s]}: <span className="tabular-nums">{count.format(row[s])}</span>
+            </li>
+          ))}
+      </ul>
+    </div>
+  )
+}
 
 /** 'Leads per day (last 30 days)': one stacked bar per day, a colour per source. */
 export function LeadsPerDayChart({ days }: { days: LeadTrends['days'] }) {
@@ -19,12 +46,14 @@ export function LeadsPerDayChart({ days }: { days: LeadTrends['days'] }) {
       <CardHeader>
         <CardTitle id={titleId}>{perDayTitle}</CardTitle>
         {total > 0 ? (
-          <p className="text-sm text-slate-600">{count.format(total)} leads in the last 30 days</p>
+          <p className="text-sm text-slate-600">
+            {count.format(total)} {total === 1 ? 'lead' : 'leads'} in the last 30 days
+          </p>
         ) : null}
       </CardHeader>
       <CardContent>
         {total === 0 ? (
-          <p className="flex h-64 items-center justify-center rounded-md bg-slate-50 text-slate-600">
+          <p className="flex h-72 items-center justify-center rounded-md bg-slate-50 text-slate-600">
             No leads in the last 30 days
           </p>
         ) : (
@@ -37,7 +66,7 @@ export function LeadsPerDayChart({ days }: { days: LeadTrends['days'] }) {
             >
               <p id={`${titleId}-desc`} className="sr-only">
                 Stacked bars of the leads created each day by source, from {rows[0]?.longLabel} to{' '}
-                {rows.at(-1)?.longLabel}; the figures are in the table below.
+                {rows.at(-1)?.longLabel}; the figures are under Show the figures.
               </p>
               <BarChart
                 responsive
@@ -63,11 +92,19 @@ export function LeadsPerDayChart({ days }: { days: LeadTrends['days'] }) {
                 />
                 <Tooltip
                   cursor={{ fill: '#f1f5f9' }}
-                  labelFormatter={(_label, payload) =>
-                    (payload[0]?.payload as DayRow | undefined)?.longLabel
-                  }
+                  content={(p) => (
+                    <DayTooltip
+                      row={p.active ? (p.payload?.[0]?.payload as DayRow | undefined) : undefined}
+                    />
+                  )}
                 />
-                <Legend iconType="square" iconSize={10} wrapperStyle={{ fontSize: 12 }} />
+                <Legend
+                  iconType="square"
+                  iconSize={10}
+                  itemSorter={null}
+                  wrapperStyle={{ fontSize: 12 }}
+                  formatter={(value: string) => <span className="text-slate-700">{value}</span>}
+                />
                 {sources.map((s) => (
                   <Bar
                     key={s}
