@@ -42,8 +42,13 @@ export function prepareDataDir(dir: string): void {
   assertPrivate(dir, 'DATA_DIR')
   const secret = join(dir, AUTH_SECRET_FILE)
   if (existsSync(secret)) assertPrivate(secret, 'The session secret file')
+  const secretsKey = join(dir, SECRETS_KEY_FILE)
+  if (existsSync(secretsKey)) assertPrivate(secretsKey, 'The secrets key file')
   tighten(dir)
 }
 
 /** The generated session-signing secret, inside DATA_DIR. */
 export const AUTH_SECRET_FILE = '.auth-secret'
+
+/** The generated key that encrypts hospitals' secrets (secrets/keys.ts), inside DATA_DIR. */
+export const SECRETS_KEY_FILE = '.secrets-key'

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
+import { parseSecretsKeys } from './secrets/keys'
 
 const boolString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -78,6 +79,22 @@ const envShape = z.object({
   DEMO_PASSWORD: z.string().min(8).max(128).default('arogya-demo-2026'),
   /** Secret for signing session cookies; generated and kept in DATA_DIR when not given. */
   BETTER_AUTH_SECRET: z.string().min(32).optional(),
+  /**
+   * Key(s) that encrypt hospitals' secrets: 32 bytes in base64, or `id:key,id:key` where the
+   * first encrypts and all decrypt (rotation). Generated into DATA_DIR/.secrets-key when unset,
+   * except in production on PostgreSQL (docs/decisions/015).
+   */
+  SECRETS_KEY: z
+    .string()
+    .optional()
+    .superRefine((value, ctx) => {
+      if (value === undefined) return
+      try {
+        parseSecretsKeys(value)
+      } catch (error) {
+        ctx.addIssue({ code: 'custom', message: (error as Error).message })
+      }
+    }),
   /** Public URL of the app (scheme decides Secure cookies; links in emails use it). */
   BASE_URL: z.string().url().optional(),
   SESSION_HOURS: z.coerce

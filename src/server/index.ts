@@ -9,11 +9,22 @@ import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
 import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
+import { loadSecretsKeys } from './secrets/keys'
+import { installSecretsKeys } from './secrets/secrets'
 
 // Everything the server writes (database files, secrets, outbox) is for its own user only.
 process.umask(PRIVATE_UMASK)
 const env = loadEnv()
 prepareDataDir(env.DATA_DIR)
+// Hospitals' secrets: SECRETS_KEY, or a key generated into DATA_DIR, except in production on
+// PostgreSQL where every instance must share one key (docs/decisions/015).
+installSecretsKeys(
+  loadSecretsKeys({
+    given: env.SECRETS_KEY,
+    dataDir: env.DATA_DIR,
+    mayGenerate: !(env.NODE_ENV === 'production' && env.DATABASE_URL),
+  }),
+)
 
 if (env.SEED_DEMO_IN_PRODUCTION) {
   const bar = '!'.repeat(78)

@@ -6,11 +6,15 @@ import { type AppOptions, buildApp } from '../../src/server/app'
 import type { Auth } from '../../src/server/auth/auth'
 import { type AppDb, type Database, openDatabase } from '../../src/server/db/client'
 import { seedDemo } from '../../src/server/db/seed/demo'
+import { parseSecretsKeys } from '../../src/server/secrets/keys'
+import { installSecretsKeys } from '../../src/server/secrets/secrets'
 
 /** The password every seeded demo account gets in tests. */
 export const TEST_PASSWORD = 'arogya-test-password-2026'
 /** A fixed signing secret (better-auth wants 32+ characters). */
 export const TEST_AUTH_SECRET = 'arogya-integration-tests-secret-0123456789abcdef'
+/** The key hospitals' secrets are encrypted under in tests (id `test`). */
+export const TEST_SECRETS_KEY = `test:${Buffer.alloc(32, 7).toString('base64')}`
 
 export interface TestDatabase {
   database: Database
@@ -74,6 +78,7 @@ export interface TestApp {
 export async function createTestApp(
   overrides: Partial<Omit<AppOptions, 'database'>> = {},
 ): Promise<TestApp> {
+  installSecretsKeys(parseSecretsKeys(TEST_SECRETS_KEY))
   const { database, drop, directUrl } = await openTestDatabase()
   try {
     const { app, auth } = await buildApp({

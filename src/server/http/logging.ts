@@ -70,25 +70,50 @@ function pick(e: Record<string, unknown>, keys: string[]): Logged {
   return out
 }
 
+/**
+ * Field names that hold a provider token, key or password. pino matches exact paths, not
+ * patterns (no `*token*`): a new secret field gets its name here.
+ */
+const secretFieldNames = [
+  'token',
+  'secret',
+  'appSecret',
+  'clientSecret',
+  'accessToken',
+  'refreshToken',
+  'pageAccessToken',
+  'authToken',
+  'apiKey',
+  'verifyToken',
+  'webhookSecret',
+  'smtpPassword',
+  'password',
+  'secretsKey',
+]
+
 /** Paths pino blanks out wherever a logged object carries them. */
 export const redactedPaths = [
-  'req.headers.cookie',
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'res.headers["set-cookie"]',
-  'headers.cookie',
-  'headers.authorization',
-  '*.password',
-  '*.newPassword',
-  '*.currentPassword',
-  '*.token',
-  '*.secret',
-  '*.apiKey',
-  '*.accessToken',
-  '*.authToken',
-  '*.smtpUrl',
-  'params',
-  '*.params',
+  ...new Set([
+    'req.headers.cookie',
+    'req.headers.authorization',
+    'req.headers["x-api-key"]',
+    'res.headers["set-cookie"]',
+    'headers.cookie',
+    'headers.authorization',
+    '*.password',
+    '*.newPassword',
+    '*.currentPassword',
+    '*.token',
+    '*.secret',
+    '*.apiKey',
+    '*.accessToken',
+    '*.authToken',
+    '*.smtpUrl',
+    'params',
+    '*.params',
+    // Hospitals' integration secrets (secrets/secrets.ts), at the top level and one level down.
+    ...secretFieldNames.flatMap((name) => [name, `*.${name}`]),
+  ]),
 ]
 
 export type LogFormat = 'json' | 'pretty'
@@ -101,7 +126,8 @@ const prettyTransport = {
     singleLine: true,
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname,reqId,req,res,responseTime',
-    messageFormat: '{msg}{if req.method} {req.method} {req.url}{end}{if res.statusCode} → {res.statusCode}{end}',
+    messageFormat:
+      '{msg}{if req.method} {req.method} {req.url}{end}{if res.statusCode} → {res.statusCode}{end}',
   },
 }
 
