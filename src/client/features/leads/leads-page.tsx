@@ -17,6 +17,7 @@ import { LeadsHeader } from './components/leads-header'
 import { LeadsResults } from './components/leads-results'
 import { NewLeadDialog } from './components/new-lead-dialog'
 import { StatsStrip } from './components/stats-strip'
+import { LazyLeadCharts } from './charts/lazy-lead-charts'
 import { TourPopover } from './tour/tour-popover'
 import { useTour } from './tour/use-tour'
 import { WelcomeCard } from './tour/welcome-card'
@@ -86,6 +87,7 @@ export function LeadsPage() {
         }
       />
       <StatsStrip />
+      <LazyLeadCharts />
       <section aria-labelledby="recent-leads-title" className="space-y-3">
         <h2 id="recent-leads-title" className="text-lg font-semibold">
           Recent Leads
