@@ -114,6 +114,10 @@ const envShape = z.object({
   LOG_FORMAT: z.enum(['json', 'pretty']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   TRUST_PROXY: trustProxySetting.default(false),
+  /** Run the job worker inside the server (npm start); false when `npm run worker` does it. */
+  JOBS_WORKER: boolString.default(true),
+  /** Jobs one worker runs at once on PostgreSQL (the embedded database runs one at a time). */
+  JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),

@@ -7,6 +7,8 @@ import { DemoSeedConflict } from './db/seed/demo-state'
 import { listSnapshots, takeSnapshot } from './db/snapshots'
 import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
+import { registerAllJobs } from './jobs/all-jobs'
+import { Worker } from './jobs/worker'
 import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
 import { loadSecretsKeys } from './secrets/keys'
@@ -120,6 +122,18 @@ if (env.SEED_DEMO) {
   }
 }
 
+// Jobs (docs/decisions/014): this instance runs them too unless JOBS_WORKER=false.
+registerAllJobs()
+const worker = env.JOBS_WORKER
+  ? new Worker({
+      database,
+      concurrency: env.JOBS_CONCURRENCY,
+      directUrl: env.DATABASE_DIRECT_URL,
+      log: app.log,
+    })
+  : undefined
+await worker?.start()
+
 /** Embedded database: a snapshot a day and one at each clean shutdown (db/snapshots.ts). */
 async function snapshot() {
   try {
@@ -147,11 +161,14 @@ async function shutdown(signal: string) {
   app.log.info(`${signal}: finishing in-flight requests, then stopping`)
   drain()
   clearInterval(daily)
+  // The worker claims nothing more and lets running jobs finish, alongside the requests.
+  const jobsStopped = worker?.stop(DRAIN_MS)
   const closed = app.close().then(() => 'closed' as const)
   const late = new Promise<'late'>((resolve) => setTimeout(() => resolve('late'), DRAIN_MS).unref())
   if ((await Promise.race([closed, late])) === 'late') {
     app.log.warn(`requests still running after ${DRAIN_MS / 1000} s; stopping anyway`)
   }
+  await jobsStopped
   if (database.dump) await snapshot()
   await database.close()
   process.exit(0)
@@ -166,6 +183,7 @@ try {
   console.error(
     `\nPort ${env.PORT} is already in use. Stop the other server or set PORT=<another port>.`,
   )
+  await worker?.stop()
   await database.close()
   process.exit(1)
 }

@@ -11,6 +11,7 @@ import * as audit from './schema/audit'
 import * as auth from './schema/auth'
 import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
+import * as jobs from './schema/jobs'
 import * as leads from './schema/leads'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
@@ -25,6 +26,7 @@ export const schema = {
   ...demoRequests,
   ...security,
   ...rateLimits,
+  ...jobs,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

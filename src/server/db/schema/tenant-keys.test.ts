@@ -5,11 +5,12 @@ import { schema } from '../client'
 
 /**
  * Platform tables: not keyed by hospital (users belong to one but sign in before any tenant is
- * known; the security log spans hospitals). Every other table with a hospital_id is a tenant
- * table and must be shaped for sharding by hospital (Citus): hospital_id leads its primary key
- * and every foreign key (ENGINEERING.md, "Data and tenants").
+ * known; the security log spans hospitals; the job queue is claimed across hospitals). Every
+ * other table with a hospital_id is a tenant table and must be shaped for sharding by hospital
+ * (Citus): hospital_id leads its primary key and every foreign key (ENGINEERING.md, "Data and
+ * tenants").
  */
-const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events'])
+const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events', 'jobs'])
 
 const tables = (Object.values(schema) as unknown[]).filter(
   (value): value is PgTable => is(value, PgTable),

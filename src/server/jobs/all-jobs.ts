@@ -1,0 +1,20 @@
+import { registerHandler } from './registry'
+import { schedule } from './schedule'
+import { pruneFinished } from './store'
+
+/**
+ * Every job handler and schedule of the app, registered once per process by index.ts (npm
+ * start) and worker.ts (npm run worker) alike, so that any instance can run any job. A feature
+ * adds its registerHandler/schedule lines here.
+ */
+let registered = false
+
+export function registerAllJobs(): void {
+  if (registered) return
+  registered = true
+  // Finished jobs are kept a week (done) or a month (dead), then deleted.
+  registerHandler('jobs.prune', async (_job, ctx) => ({
+    deleted: await pruneFinished(ctx.db, 7, 30),
+  }))
+  schedule('jobs.prune', { everyMs: 3_600_000 })
+}

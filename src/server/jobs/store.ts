@@ -1,0 +1,163 @@
+import { sql, type SQL } from 'drizzle-orm'
+import type { AppDb } from '../db/client'
+import type { JobProgress } from '../db/schema/jobs'
+import { withPlatform } from '../db/tenant'
+import type { ClaimedJob } from './registry'
+
+/**
+ * The worker's statements, each its own short platform transaction: nothing is held between
+ * them (no session state, no advisory lock), so they are safe behind PgBouncer in transaction
+ * mode and never keep PGlite's single connection for long. Every statement about a claimed
+ * job is fenced by (locked_by, attempts): a worker whose lease ran out and whose job another
+ * worker claimed can no longer renew, report, finish or fail it.
+ */
+
+async function rows<T>(db: AppDb, query: SQL): Promise<T[]> {
+  return withPlatform(
+    db,
+    async (tx) => ((await tx.execute(query)) as unknown as { rows: T[] }).rows,
+  )
+}
+
+interface ClaimedRow {
+  id: string
+  name: string
+  hospital_id: string | null
+  payload: unknown
+  attempts: number
+  max_attempts: number
+  run_at: Date | string
+}
+
+export interface Fence {
+  id: string
+  workerId: string
+  attempts: number
+}
+
+const ms = (n: number) =>
+  sql`(${Math.max(0, Math.round(n))}::double precision * interval '1 millisecond')`
+
+function fenced(f: Fence): SQL {
+  return sql`id = ${f.id} and locked_by = ${f.workerId} and attempts = ${f.attempts} and status = 'running'`
+}
+
+/**
+ * Claims the next due job among `names` (or a running one whose lease ran out), or none.
+ * SKIP LOCKED: workers claiming at the same moment get different jobs and never wait.
+ */
+export async function claimNext(
+  db: AppDb,
+  workerId: string,
+  names: string[],
+  leaseMs: number,
+): Promise<ClaimedJob | null> {
+  if (!names.length) return null
+  const nameList = sql.join(
+    names.map((n) => sql`${n}`),
+    sql`, `,
+  )
+  const [row] = await rows<ClaimedRow>(
+    db,
+    sql`with next as (
+          select id from jobs
+          where name in (${nameList})
+            and ((status in ('queued', 'failed') and run_at <= now())
+                 or (status = 'running' and locked_until < now()))
+          order by run_at, id
+          limit 1
+          for update skip locked
+        )
+        update jobs j set status = 'running', attempts = j.attempts + 1, locked_by = ${workerId},
+               locked_until = now() + ${ms(leaseMs)}, updated_at = now()
+        from next where j.id = next.id
+        returning j.id, j.name, j.hospital_id, j.payload, j.attempts, j.max_attempts, j.run_at`,
+  )
+  if (!row) return null
+  return {
+    id: row.id,
+    name: row.name,
+    hospitalId: row.hospital_id,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    runAt: new Date(row.run_at),
+  }
+}
+
+/** Extends the lease; false when the job is no longer this worker's. */
+export async function renewLease(db: AppDb, fence: Fence, leaseMs: number): Promise<boolean> {
+  const renewed = await rows(
+    db,
+    sql`update jobs set locked_until = now() + ${ms(leaseMs)}, updated_at = now()
+        where ${fenced(fence)} returning id`,
+  )
+  return renewed.length > 0
+}
+
+export async function saveProgress(
+  db: AppDb,
+  fence: Fence,
+  progress: JobProgress,
+): Promise<boolean> {
+  const saved = await rows(
+    db,
+    sql`update jobs set progress = ${JSON.stringify(progress)}::jsonb, updated_at = now()
+        where ${fenced(fence)} returning id`,
+  )
+  return saved.length > 0
+}
+
+/** done, with the handler's result (and its last progress). */
+export async function markDone(
+  db: AppDb,
+  fence: Fence,
+  result: unknown,
+  progress: JobProgress | null,
+): Promise<boolean> {
+  const done = await rows(
+    db,
+    sql`update jobs set status = 'done', result = ${JSON.stringify(result ?? null)}::jsonb,
+               progress = coalesce(${progress ? JSON.stringify(progress) : null}::jsonb, progress),
+               last_error = null, locked_by = null, locked_until = null,
+               finished_at = now(), updated_at = now()
+        where ${fenced(fence)} returning id`,
+  )
+  return done.length > 0
+}
+
+/** failed (retried after `retryInMs`) or, when retryInMs is null, dead. */
+export async function markFailed(
+  db: AppDb,
+  fence: Fence,
+  error: string,
+  retryInMs: number | null,
+): Promise<boolean> {
+  const next =
+    retryInMs === null
+      ? sql`status = 'dead', finished_at = now()`
+      : sql`status = 'failed', run_at = now() + ${ms(retryInMs)}`
+  const failed = await rows(
+    db,
+    sql`update jobs set ${next}, last_error = ${error}, locked_by = null, locked_until = null,
+               updated_at = now()
+        where ${fenced(fence)} returning id`,
+  )
+  return failed.length > 0
+}
+
+/** Finished jobs older than these are deleted (their dedupe keys with them). */
+export async function pruneFinished(
+  db: AppDb,
+  doneDays: number,
+  deadDays: number,
+): Promise<number> {
+  const deleted = await rows(
+    db,
+    sql`delete from jobs
+        where (status = 'done' and finished_at < now() - ${doneDays}::double precision * interval '1 day')
+           or (status = 'dead' and finished_at < now() - ${deadDays}::double precision * interval '1 day')
+        returning id`,
+  )
+  return deleted.length
+}
