@@ -7,6 +7,7 @@ import { type JobHandler, PermanentJobError, registerHandler } from '../../src/s
 import { schedule } from '../../src/server/jobs/schedule'
 import { claimNext, markDone } from '../../src/server/jobs/store'
 import { Worker, type WorkerOptions } from '../../src/server/jobs/worker'
+import { hasPgBouncer, startPgBouncer } from '../support/pgbouncer'
 import { openTestDatabase, queryRows, type TestDatabase } from '../support/test-app'
 
 // docs/decisions/014-jobs.md: one PostgreSQL-backed queue on both drivers. Timings are short
@@ -432,5 +433,42 @@ describe.skipIf(!onPostgres)('two workers on two pools (PostgreSQL)', () => {
       sql`select max(attempts)::int as max from jobs where name = ${name}`,
     )
     expect(attempts?.max).toBe(1)
+  })
+})
+
+describe.skipIf(!onPostgres || !hasPgBouncer)('through PgBouncer in transaction mode', () => {
+  it('claims, retries and reports progress with no session state', async () => {
+    const bouncer = await startPgBouncer(new URL(t.directUrl ?? ''))
+    cleanups.push(() => bouncer.stop())
+    const pooled = await openDatabase({
+      databaseUrl: bouncer.url(new URL(t.directUrl ?? '').pathname.slice(1)),
+    })
+    cleanups.push(() => pooled.close())
+    const name = uniqueName('bouncer')
+    const runs = new Map<string, number>()
+    handle(name, async (job, ctx) => {
+      runs.set(job.id, (runs.get(job.id) ?? 0) + 1)
+      await ctx.progress(1, 2)
+      if (job.attempts === 1 && (job.payload as { n: number }).n % 5 === 0) throw new Error('once')
+      await ctx.withTenant((tx) => tx.execute(sql`select 1`))
+      return job.attempts
+    })
+    // One worker through the pooler, one on its own pool.
+    const viaBouncer = worker([name], { database: pooled, concurrency: 4, directUrl: undefined })
+    const direct = worker([name], { concurrency: 4 })
+    await Promise.all([viaBouncer.start(), direct.start()])
+    await withPlatform(pooled.db, async (tx) => {
+      for (let n = 0; n < 60; n++) await enqueue(tx, { name, hospitalId: a, payload: { n } })
+    })
+    await waitFor(async () => {
+      const [row] = await queryRows<{ n: number }>(
+        db,
+        sql`select count(*)::int as n from jobs where name = ${name} and status = 'done'`,
+      )
+      return row?.n === 60
+    }, '60 jobs done through the pooler')
+    const retried = [...runs.values()].filter((n) => n === 2).length
+    expect(retried).toBe(12)
+    expect([...runs.values()].every((n) => n === 1 || n === 2)).toBe(true)
   })
 })
