@@ -6,9 +6,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { buildApp } from '../../src/server/app'
 import { openDatabase } from '../../src/server/db/client'
 import { moveToPostgres } from '../../src/server/db/move-to-postgres'
-import { seedDemo } from '../../src/server/db/seed/demo'
+import { demoHospitals, PATIENTS_PER_DEMO_HOSPITAL, seedDemo } from '../../src/server/db/seed/demo'
 import { login } from '../support/login'
 import { demoEmail, TEST_AUTH_SECRET, TEST_PASSWORD } from '../support/test-app'
+
+/** Every demo patient, converted leads' included. */
+const DEMO_PATIENTS = PATIENTS_PER_DEMO_HOSPITAL * demoHospitals.length
 
 // Issue 16: a clinic outgrows the embedded database without losing a row.
 const serverUrl = process.env.TEST_DATABASE_URL
@@ -62,7 +65,7 @@ describe.runIf(serverUrl)('npm run db:to-postgres', () => {
     ]) {
       expect(byName.get(table)?.rows, table).toBeGreaterThan(0)
     }
-    expect(byName.get('patients')?.rows).toBe(120)
+    expect(byName.get('patients')?.rows).toBe(DEMO_PATIENTS)
     const database = await openDatabase({ databaseUrl: urlOf(names[0] ?? '') })
     try {
       const { app } = await buildApp({
@@ -77,7 +80,7 @@ describe.runIf(serverUrl)('npm run db:to-postgres', () => {
         url: '/api/patients?limit=100',
         headers: { cookie },
       })
-      expect(list.json<unknown[]>()).toHaveLength(60)
+      expect(list.json<unknown[]>()).toHaveLength(PATIENTS_PER_DEMO_HOSPITAL)
       await app.close()
     } finally {
       await database.close()
@@ -106,6 +109,6 @@ describe.runIf(serverUrl)('npm run db:to-postgres', () => {
     await check.end()
     expect(counts.rows[0]).toEqual({ hospitals: 0, users: 0 })
     const again = await moveToPostgres({ dataDir: dir, targetUrl: second })
-    expect(again.find((t) => t.table === 'patients')?.rows).toBe(120)
+    expect(again.find((t) => t.table === 'patients')?.rows).toBe(DEMO_PATIENTS)
   }, 120_000)
 })
