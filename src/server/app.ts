@@ -27,6 +27,7 @@ import { createMailer, type Mailer } from './integrations/email/mailer'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
+import { metaRoutes } from './modules/meta/meta.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -54,6 +55,8 @@ export interface AppOptions {
   signInThrottle?: Partial<ThrottlePolicy>
   /** better-auth's own per-IP limits (off in API tests that sign in many times). */
   authRateLimit?: boolean
+  /** Meta's Graph API (env META_GRAPH_URL, META_GRAPH_VERSION); graph.facebook.com v21.0 by default. */
+  metaGraph?: { baseUrl: string; version: string } | undefined
   /** SMTP URL; without it emails go to the sandbox outbox. */
   smtpUrl?: string | undefined
   mailFrom?: string
@@ -155,6 +158,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
+  metaRoutes(app, { db, graph: options.metaGraph })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
 

@@ -118,6 +118,12 @@ const envShape = z.object({
   JOBS_WORKER: boolString.default(true),
   /** Jobs one worker runs at once on PostgreSQL (the embedded database runs one at a time). */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Meta's Graph API for lead ads (tests point it at a local fake). */
+  META_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
+  META_GRAPH_VERSION: z
+    .string()
+    .regex(/^v\d{1,3}\.\d{1,2}$/, { message: 'must look like v21.0' })
+    .default('v21.0'),
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),

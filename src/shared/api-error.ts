@@ -14,6 +14,8 @@ export const errorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,
+  /** A provider (Meta's Graph API) answered with an error; the message is its text. */
+  UPSTREAM: 502,
   /** PostgreSQL or PgBouncer cannot be reached right now; retry shortly. */
   DATABASE_UNAVAILABLE: 503,
 } as const

@@ -13,6 +13,7 @@ import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as jobs from './schema/jobs'
 import * as leads from './schema/leads'
+import * as meta from './schema/meta'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
@@ -27,6 +28,7 @@ export const schema = {
   ...security,
   ...rateLimits,
   ...jobs,
+  ...meta,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

@@ -5,15 +5,16 @@ import { schema } from '../client'
 
 /**
  * Platform tables: not keyed by hospital (users belong to one but sign in before any tenant is
- * known; the security log spans hospitals; the job queue is claimed across hospitals). Every
+ * known; the security log spans hospitals; the job queue is claimed across hospitals; meta_pages
+ * routes a Meta page to its hospital before any tenant is known). Every
  * other table with a hospital_id is a tenant table and must be shaped for sharding by hospital
  * (Citus): hospital_id leads its primary key and every foreign key (ENGINEERING.md, "Data and
  * tenants").
  */
-const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events', 'jobs'])
+const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events', 'jobs', 'meta_pages'])
 
-const tables = (Object.values(schema) as unknown[]).filter(
-  (value): value is PgTable => is(value, PgTable),
+const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable =>
+  is(value, PgTable),
 )
 
 describe('tenant tables are keyed by hospital first', () => {

@@ -1,0 +1,51 @@
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { saveMetaConnectionInput } from '../../../shared/schemas/meta'
+import { actingMember, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { parse } from '../../http/parse'
+import type { GraphConfig } from '../../integrations/meta/graph'
+import { getConnectionView, saveConnection } from './connection.service'
+import { syncLeads, testConnection } from './sync.service'
+
+const noBody = z.strictObject({})
+
+export const defaultGraphConfig: GraphConfig = {
+  baseUrl: 'https://graph.facebook.com',
+  version: 'v21.0',
+}
+
+export interface MetaRouteDeps {
+  db: AppDb
+  /** META_GRAPH_URL and META_GRAPH_VERSION (env.ts); Meta's own by default. */
+  graph?: GraphConfig | undefined
+}
+
+/**
+ * Meta lead ads on the server (docs/decisions/016): the connection in Settings → Integrations,
+ * Test Connection and Sync Leads. The webhook Meta calls is in webhook.routes.ts.
+ */
+export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
+  const { db } = deps
+  const graph = deps.graph ?? defaultGraphConfig
+  const manage = { config: requirePermission('hospital:manage') }
+
+  app.get('/api/integrations/meta', manage, async (req) =>
+    getConnectionView({ db, ...actingMember(req) }),
+  )
+
+  app.put('/api/integrations/meta', manage, async (req) => {
+    const values = parse(saveMetaConnectionInput, req.body)
+    return saveConnection({ db, ...actingMember(req), values })
+  })
+
+  app.post('/api/integrations/meta/test', manage, async (req) => {
+    parse(noBody, req.body)
+    return testConnection({ db, graph }, actingMember(req))
+  })
+
+  app.post('/api/leads/sync', { config: requirePermission('leads:write') }, async (req) => {
+    parse(noBody, req.body)
+    return syncLeads({ db, graph }, actingMember(req))
+  })
+}
