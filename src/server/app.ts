@@ -28,6 +28,7 @@ import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
 import { metaRoutes } from './modules/meta/meta.routes'
+import { metaWebhookRoutes } from './modules/meta/webhook.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -159,6 +160,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph })
+  metaWebhookRoutes(app, { db, graph: options.metaGraph })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
 

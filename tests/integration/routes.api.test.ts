@@ -29,6 +29,9 @@ const PUBLIC_ROUTES = [
   'POST /api/auth/*',
   // The landing page's demo-request form (rate-limited per IP).
   'POST /api/demo-requests',
+  // Meta's webhook: the subscription handshake (verify token) and signed leadgen deliveries.
+  'GET /api/webhooks/meta',
+  'POST /api/webhooks/meta',
 ]
 
 let database: TestDatabase

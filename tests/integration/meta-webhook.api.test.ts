@@ -1,0 +1,290 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from '../../src/server/jobs/worker'
+import { signMetaBody } from '../../src/server/integrations/meta/signature'
+import { META_FETCH_LEAD_JOB } from '../../src/server/modules/meta/meta-jobs'
+import { fakeLead, type FakeGraph, graphErrors, startFakeGraph } from '../support/fakes/meta-graph'
+import { expectError } from '../support/http'
+import { uniqueMobile } from '../support/leads'
+import { login } from '../support/login'
+import { graphId, leadgenDelivery, metaCall, postWebhook } from '../support/meta'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  queryRows,
+  type TestApp,
+} from '../support/test-app'
+
+// POST /api/webhooks/meta: signed leadgen deliveries become meta.fetch-lead jobs in one
+// transaction; the worker (run here) fetches each lead from the fake Graph and stores it.
+
+let graph: FakeGraph
+let t: TestApp
+let hospitalA: string
+let hospitalB: string
+const A = {
+  page: graphId('7'),
+  form: graphId('4'),
+  token: 'EAAGtokenOfHospitalA0123456789',
+  secret: 'app-secret-of-hospital-a-0001',
+  verify: 'verify-token-hospital-a-000001',
+}
+const B = {
+  page: graphId('7'),
+  form: graphId('4'),
+  token: 'EAAGtokenOfHospitalB0123456789',
+  secret: 'app-secret-of-hospital-b-0002',
+  verify: 'verify-token-hospital-b-000002',
+}
+
+beforeAll(async () => {
+  graph = await startFakeGraph()
+  t = await createTestApp({ metaGraph: { baseUrl: graph.url, version: graph.version } })
+  hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
+  hospitalB = await hospitalIdOf(t.db, 'smiledental')
+  for (const [h, cookie] of [
+    [A, await login(t.app, demoEmail('admin'))],
+    [B, await login(t.app, demoEmail('admin', 'smiledental'))],
+  ] as const) {
+    graph.pages.set(h.page, {
+      id: h.page,
+      name: 'Page',
+      token: h.token,
+      appSecret: h.secret,
+      forms: [{ id: h.form, name: 'Form', leads: [] }],
+    })
+    const res = await metaCall(t.app, cookie, 'PUT', '/api/integrations/meta', {
+      pageId: h.page,
+      pageAccessToken: h.token,
+      appSecret: h.secret,
+      verifyToken: h.verify,
+    })
+    expect(res.statusCode, res.body).toBe(200)
+  }
+})
+afterAll(async () => {
+  await t?.close()
+  await graph?.close()
+})
+
+function addLead(h: typeof A, fields: Record<string, string>) {
+  const lead = fakeLead(fields)
+  graph.pages.get(h.page)?.forms[0]?.leads.push(lead)
+  return lead
+}
+
+const count = async (query: ReturnType<typeof sql>) =>
+  (await queryRows<{ n: number }>(t.db, query))[0]?.n ?? -1
+const jobCount = () =>
+  count(sql`select count(*)::int as n from jobs where name = ${META_FETCH_LEAD_JOB}`)
+const leadsWithMetaId = (id: string) =>
+  queryRows<{ hospital_id: string; name: string; source: string }>(
+    t.db,
+    sql`select hospital_id, name, source from leads where meta_lead_id = ${id}`,
+  )
+
+/** Runs the worker until no meta.fetch-lead job is queued or running. */
+async function drainJobs() {
+  const worker = new Worker({
+    database: t.database,
+    names: [META_FETCH_LEAD_JOB],
+    pollMs: 20,
+    backoff: () => 10,
+    directUrl: undefined,
+  })
+  await worker.start()
+  try {
+    const deadline = Date.now() + 20_000
+    for (;;) {
+      const open = await count(
+        sql`select count(*)::int as n from jobs where name = ${META_FETCH_LEAD_JOB} and status in ('queued', 'running', 'failed')`,
+      )
+      if (open === 0) return
+      if (Date.now() > deadline) throw new Error('jobs did not finish')
+      await new Promise((r) => setTimeout(r, 25))
+    }
+  } finally {
+    await worker.stop()
+  }
+}
+
+describe('handshake', () => {
+  const hub = (token: string, mode = 'subscribe', challenge = '1158201444') =>
+    t.app.inject({
+      method: 'GET',
+      url: `/api/webhooks/meta?hub.mode=${mode}&hub.verify_token=${encodeURIComponent(token)}&hub.challenge=${challenge}`,
+    })
+
+  it('echoes the challenge for a known verify token', async () => {
+    const res = await hub(A.verify)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/plain/)
+    expect(res.body).toBe('1158201444')
+  })
+
+  it('refuses a wrong token, another mode, or a challenge that is not a plain token', async () => {
+    expectError(await hub('verify-token-hospital-a-000009'), 403)
+    expectError(await hub(A.verify, 'unsubscribe'), 403)
+    expectError(await hub(A.verify, 'subscribe', '<script>'), 403)
+    expectError(await t.app.inject({ method: 'GET', url: '/api/webhooks/meta' }), 403)
+  })
+})
+
+describe('deliveries', () => {
+  it('a signed delivery (no Origin) is acknowledged and the job stores the lead', async () => {
+    const lead = addLead(A, { full_name: 'Webhook Lead', phone_number: uniqueMobile(93_000) })
+    const res = await postWebhook(
+      t.app,
+      leadgenDelivery([{ pageId: A.page, leadgenId: lead.id, formId: A.form }]),
+      A.secret,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await leadsWithMetaId(lead.id)).toEqual([]) // fetched later, by the job
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toEqual([
+      { hospital_id: hospitalA, name: 'Webhook Lead', source: 'meta-facebook' },
+    ])
+  })
+
+  it('a replayed delivery adds no job and no lead', async () => {
+    const lead = addLead(A, { full_name: 'Replayed', phone_number: uniqueMobile(93_000) })
+    const body = leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }])
+    expect((await postWebhook(t.app, body, A.secret)).statusCode).toBe(200)
+    const jobs = await jobCount()
+    expect((await postWebhook(t.app, body, A.secret)).statusCode).toBe(200)
+    expect(await jobCount()).toBe(jobs)
+    await drainJobs()
+    expect((await postWebhook(t.app, body, A.secret)).statusCode).toBe(200)
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toHaveLength(1)
+  })
+
+  it('retries when Graph fails once, and marks the connection on 190', async () => {
+    const lead = addLead(A, { full_name: 'Retried', phone_number: uniqueMobile(93_000) })
+    graph.failNext(graphErrors.expiredToken)
+    graph.failNext(graphErrors.rateLimited)
+    const res = await postWebhook(
+      t.app,
+      leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }]),
+      A.secret,
+    )
+    expect(res.statusCode).toBe(200)
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toHaveLength(1)
+    const [row] = await queryRows<{ status: string }>(
+      t.db,
+      sql`select status from meta_connections where hospital_id = ${hospitalA}`,
+    )
+    expect(row?.status).toBe('needs_attention')
+  })
+
+  it("hospital A's page never writes into B, even signed with B's secret", async () => {
+    const lead = addLead(A, { full_name: 'Cross', phone_number: uniqueMobile(93_000) })
+    const jobs = await jobCount()
+    const body = leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }])
+    expectError(await postWebhook(t.app, body, B.secret), 403)
+    const mixed = leadgenDelivery([
+      { pageId: A.page, leadgenId: lead.id },
+      { pageId: B.page, leadgenId: lead.id },
+    ])
+    expectError(await postWebhook(t.app, mixed, B.secret), 403)
+    expect(await jobCount()).toBe(jobs)
+    const ok = await postWebhook(
+      t.app,
+      leadgenDelivery([{ pageId: B.page, leadgenId: lead.id }]),
+      B.secret,
+    )
+    expect(ok.statusCode).toBe(200)
+    await drainJobs()
+    // B's token cannot read A's lead at Graph: nothing is stored for B.
+    expect(
+      await count(
+        sql`select count(*)::int as n from leads where hospital_id = ${hospitalB} and meta_lead_id = ${lead.id}`,
+      ),
+    ).toBe(0)
+  })
+
+  it('refuses bad deliveries with a 4xx and stores nothing', async () => {
+    const lead = addLead(A, { full_name: 'Never', phone_number: uniqueMobile(93_000) })
+    const good = leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }])
+    const raw = JSON.stringify(good)
+    const jobs = await jobCount()
+    const cases = [
+      await postWebhook(t.app, good), // unsigned
+      await postWebhook(t.app, good, 'wrong-secret'),
+      await postWebhook(t.app, good, undefined, { 'x-hub-signature-256': 'sha256=zz' }),
+      await postWebhook(t.app, `${raw} `, undefined, {
+        'x-hub-signature-256': signMetaBody(raw, A.secret),
+      }), // the signature of other bytes
+      await postWebhook(
+        t.app,
+        leadgenDelivery([{ pageId: graphId('8'), leadgenId: lead.id }]),
+        A.secret,
+      ),
+      await postWebhook(t.app, '{"object":"page","entry":[', A.secret), // not JSON
+      await postWebhook(t.app, { object: 'user', entry: [] }, A.secret),
+      await postWebhook(
+        t.app,
+        { object: 'page', entry: [{ changes: [{ field: 'leadgen', value: {} }] }] },
+        A.secret,
+      ),
+      await postWebhook(t.app, `{"pad":"${'x'.repeat(300 * 1024)}"}`, A.secret), // too large
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/webhooks/meta',
+        headers: { 'content-type': 'text/plain' },
+        payload: raw,
+      }),
+    ]
+    for (const res of cases) {
+      expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400)
+      expect(res.statusCode, res.body).toBeLessThan(500)
+    }
+    expect(cases.map((r) => r.statusCode)).toEqual([
+      401, 403, 403, 403, 403, 400, 400, 400, 413, 415,
+    ])
+    expect(await jobCount()).toBe(jobs)
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toEqual([])
+  })
+
+  it('a browser POST from another site is still refused by the same-origin guard', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/webhooks/meta',
+      headers: {
+        'content-type': 'application/json',
+        origin: 'https://evil.example',
+        'sec-fetch-site': 'cross-site',
+      },
+      payload: '{}',
+    })
+    expectError(res, 403)
+  })
+})
+
+describe('meta_pages (platform routing table)', () => {
+  it('app_platform reads every route; app_user sees and writes only its own hospital', async () => {
+    const seen = await t.db.transaction(async (tx) => {
+      await tx.execute(sql`set local role app_platform`)
+      const all = await tx.execute(sql`select hospital_id from meta_pages`)
+      await tx.execute(sql`reset role`)
+      await tx.execute(
+        sql`select set_config('role', 'app_user', true), set_config('app.hospital_id', ${hospitalA}, true)`,
+      )
+      const own = await tx.execute(sql`select hospital_id from meta_pages`)
+      const stolen = await tx.execute(
+        sql`update meta_pages set hospital_id = ${hospitalA} where hospital_id = ${hospitalB} returning page_id`,
+      )
+      return {
+        all: (all as unknown as { rows: unknown[] }).rows.length,
+        own: (own as unknown as { rows: { hospital_id: string }[] }).rows,
+        stolen: (stolen as unknown as { rows: unknown[] }).rows.length,
+      }
+    })
+    expect(seen.all).toBe(2)
+    expect(seen.own).toEqual([{ hospital_id: hospitalA }])
+    expect(seen.stolen).toBe(0)
+  })
+})
