@@ -3,6 +3,8 @@ import { defineConfig, devices } from '@playwright/test'
 const port = Number(process.env.E2E_PORT ?? 5178)
 // Separate runs on one machine each get their own port and data directory.
 const dataDir = process.env.E2E_DATA_DIR ?? '.e2e-data'
+// The fake Graph API (Meta) that the app calls instead of graph.facebook.com.
+const graphPort = Number(process.env.E2E_GRAPH_PORT ?? port + 1)
 
 /**
  * E2E in Debian's Chromium (/usr/bin/chromium): the real server on a fresh embedded
@@ -49,18 +51,30 @@ export default defineConfig({
       use: { ...devices['Desktop Chrome'] },
     },
   ],
-  webServer: {
-    command: `rm -rf ${dataDir} && node scripts/start.mjs`,
-    url: `http://127.0.0.1:${port}/api/login`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    env: {
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      SEED_DEMO: 'true',
-      LOG_LEVEL: 'warn',
-      NODE_ENV: 'test',
+  webServer: [
+    {
+      command: 'npx tsx tests/e2e/support/fake-graph-server.ts',
+      // Any answer means it listens (a request without a token gets Graph's 400).
+      url: `http://127.0.0.1:${graphPort}/v21.0/me`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_GRAPH_PORT: String(graphPort) },
     },
-  },
+    {
+      command: `rm -rf ${dataDir} && node scripts/start.mjs`,
+      url: `http://127.0.0.1:${port}/api/login`,
+      reuseExistingServer: false,
+      timeout: 120_000,
+      env: {
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        SEED_DEMO: 'true',
+        LOG_LEVEL: 'warn',
+        NODE_ENV: 'test',
+        META_GRAPH_URL: `http://127.0.0.1:${graphPort}`,
+        META_GRAPH_VERSION: 'v21.0',
+      },
+    },
+  ],
 })

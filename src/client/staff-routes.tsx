@@ -17,6 +17,9 @@ const PatientsPage = lazy(() =>
 const ManualPatientPage = lazy(() =>
   import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })),
 )
+const SettingsPage = lazy(() =>
+  import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
+)
 const PricingPage = lazy(() =>
   import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
 )
@@ -72,7 +75,7 @@ export const staffRoutes: readonly StaffRoute[] = [
   comingSoon(paths.support, 'Support Tickets', 'hospital'),
   comingSoon(paths.backup, 'Backup Settings', 'hospital'),
   comingSoon(paths.admin, 'Admin', 'everyone'),
-  comingSoon(paths.settings, 'Settings', 'everyone'),
+  { path: paths.settings, title: 'Settings', access: 'everyone', render: () => <SettingsPage /> },
   {
     path: paths.superAdmin,
     title: 'Super Admin Dashboard',

@@ -90,7 +90,9 @@ function serverOf(url: string): string {
   }
 }
 
+const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION }
 const { app, auth, drain } = await buildApp({
+  metaGraph,
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,
@@ -123,7 +125,7 @@ if (env.SEED_DEMO) {
 }
 
 // Jobs (docs/decisions/014): this instance runs them too unless JOBS_WORKER=false.
-registerAllJobs()
+registerAllJobs({ metaGraph })
 const worker = env.JOBS_WORKER
   ? new Worker({
       database,

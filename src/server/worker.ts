@@ -12,6 +12,7 @@ import { installSecretsKeys } from './secrets/secrets'
 // beside the web instances (JOBS_WORKER=false on those to keep jobs off them).
 process.umask(PRIVATE_UMASK)
 const env = loadEnv()
+const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION }
 if (!env.DATABASE_URL) {
   console.error(
     '\nnpm run worker needs DATABASE_URL (PostgreSQL). The embedded database belongs to one\n' +
@@ -33,7 +34,7 @@ const database = await openDatabase({
 })
 // The server's logger settings (redaction, safe errors), without an HTTP server.
 const { log } = Fastify({ logger: loggerOptions(env.LOG_LEVEL, undefined, env.LOG_FORMAT) })
-registerAllJobs()
+registerAllJobs({ metaGraph })
 const worker = new Worker({
   database,
   concurrency: env.JOBS_CONCURRENCY,

@@ -1,3 +1,5 @@
+import type { GraphConfig } from '../integrations/meta/graph'
+import { registerMetaJobs } from '../modules/meta/meta-jobs'
 import { registerHandler } from './registry'
 import { schedule } from './schedule'
 import { pruneFinished } from './store'
@@ -9,7 +11,9 @@ import { pruneFinished } from './store'
  */
 let registered = false
 
-export function registerAllJobs(): void {
+export function registerAllJobs(options: { metaGraph: GraphConfig }): void {
+  // Meta lead fetches (webhook deliveries): in a worker-only process too.
+  registerMetaJobs(options.metaGraph)
   if (registered) return
   registered = true
   // Finished jobs are kept a week (done) or a month (dead), then deleted.

@@ -104,8 +104,9 @@ function invalidToken(res: ServerResponse) {
  * (never `access_token` in the query), a correct `appsecret_proof`, and the fields asked for;
  * it serves pages, lead forms and leads in pages of `pageSize` with `paging.next` cursors,
  * honours the `time_created` filter, and returns Graph's documented error bodies on demand.
+ * `port` 0 picks a free one (the e2e run gives a fixed one: tests/e2e/support/fake-graph-server.ts).
  */
-export async function startFakeGraph(version = 'v21.0'): Promise<FakeGraph> {
+export async function startFakeGraph(version = 'v21.0', port = 0): Promise<FakeGraph> {
   const pages = new Map<string, FakeGraphPage>()
   const requests: FakeGraph['requests'] = []
   const shapeErrors: string[] = []
@@ -188,7 +189,7 @@ export async function startFakeGraph(version = 'v21.0'): Promise<FakeGraph> {
   }
 
   const server = createServer(handle)
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve))
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   return Object.assign(fake, {
     url: baseUrl,

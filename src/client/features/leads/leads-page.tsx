@@ -3,6 +3,7 @@ import { useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/client/components/ui/button'
+import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
@@ -17,12 +18,15 @@ import { LeadsHeader } from './components/leads-header'
 import { LeadsResults } from './components/leads-results'
 import { NewLeadDialog } from './components/new-lead-dialog'
 import { StatsStrip } from './components/stats-strip'
+import { useSyncLeads } from './api/sync-leads'
 import { LazyLeadCharts } from './charts/lazy-lead-charts'
 import { TourPopover } from './tour/tour-popover'
 import { useTour } from './tour/use-tour'
 import { WelcomeCard } from './tour/welcome-card'
 import { useContactActions } from './use-contact-actions'
 import { useSelection } from './use-selection'
+
+const count = new Intl.NumberFormat('en-IN')
 
 /**
  * /leads and /dashboard: the Lead Management Dashboard (spec section 2). ?open=<id> opens a
@@ -38,6 +42,7 @@ export function LeadsPage() {
   const canWrite = useCan('leads:write')
   const queryClient = useQueryClient()
   const [syncing, setSyncing] = useState(false)
+  const syncLeads = useSyncLeads()
   const [creating, setCreating] = useState(false)
   const tour = useTour()
   const contact = useContactActions()
@@ -59,16 +64,29 @@ export function LeadsPage() {
     if (openId) navigate(location, { replace: true })
   }
 
-  /** For now Sync refreshes the list and figures; the Meta sync arrives with its own slice. */
+  /**
+   * Sync Leads: the server fetches the lead-ad leads Meta has (the webhook brings most of them by
+   * itself). A role that may not change leads only refreshes the list and figures.
+   */
   async function sync() {
-    setSyncing(true)
-    try {
-      await invalidateLeads(queryClient)
+    if (!canWrite) {
+      setSyncing(true)
+      await invalidateLeads(queryClient).finally(() => setSyncing(false))
       toast.success('Leads refreshed', 'The list and figures are up to date.')
-    } catch {
-      toast.error('Sync Failed', 'Failed to sync Meta leads. Please try again.')
-    } finally {
-      setSyncing(false)
+      return
+    }
+    try {
+      const r = await syncLeads.mutateAsync()
+      const n = count.format
+      toast.success(
+        'Leads synced',
+        `${n(r.processed)} from Meta: ${n(r.created)} new, ${n(r.duplicates)} already here` +
+          (r.errors ? `, ${n(r.errors)} could not be stored` : ''),
+      )
+    } catch (error) {
+      // A missing setting or Meta's own refusal says what to fix; anything else is generic.
+      const told = error instanceof ApiError && error.status < 500 ? error.jsonMessage : undefined
+      toast.error('Sync Failed', told ?? 'Failed to sync Meta leads. Please try again.')
     }
   }
 
@@ -76,7 +94,7 @@ export function LeadsPage() {
     <div className="min-w-0 space-y-5">
       <LeadsHeader
         stats={stats.data}
-        syncing={syncing}
+        syncing={syncing || syncLeads.isPending}
         onSync={() => void sync()}
         onNewLead={canWrite ? () => setCreating(true) : undefined}
         tourButton={
