@@ -27,7 +27,8 @@ export interface NewLead {
   campaign: string | null
   notes: string | null
   priority: LeadRow['priority']
-  source: (typeof manualLeadSources)[number]
+  /** Typed in by staff (New Lead), or a row of an imported CSV file. */
+  source: (typeof manualLeadSources)[number] | 'csv-import'
   assignedToUserId?: string | null | undefined
 }
 
@@ -41,8 +42,15 @@ export function enquiryNote(lead: Pick<LeadRow, 'name'>, input: NewLead): string
 /**
  * A second enquiry from a known phone: the lead keeps its name, gains what it lacked (email,
  * service interest, campaign, assignee), and the enquiry becomes a system communication.
+ * POST /api/leads and the CSV import both merge here; an import audits once for the whole file
+ * (audit: false) instead of once per merged row.
  */
-async function mergeInto(tx: Tx, who: Actor, input: NewLead): Promise<LeadRow> {
+export async function mergeInto(
+  tx: Tx,
+  who: Actor,
+  input: NewLead,
+  { audit = true }: { audit?: boolean } = {},
+): Promise<LeadRow> {
   const [existing] = await tx
     .select({ id: leads.id })
     .from(leads)
@@ -72,6 +80,7 @@ async function mergeInto(tx: Tx, who: Actor, input: NewLead): Promise<LeadRow> {
     metadata: { source: input.source },
     createdByUserId: null,
   })
+  if (!audit) return merged
   await recordAudit(tx, {
     hospitalId: who.hospitalId,
     actorUserId: who.userId,

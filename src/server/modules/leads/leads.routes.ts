@@ -15,6 +15,7 @@ import {
   listCommunications,
   markCommunicationsRead,
 } from './communications.service'
+import { leadImportRoutes } from './import.routes'
 import { convertLead } from './leads.convert'
 import { createLead } from './leads.create'
 import { getLead, listLeads, updateLead } from './leads.service'
@@ -82,6 +83,9 @@ export function leadsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   })
 
   app.get('/api/stats', read, async (req) => leadStats({ db, ...actingMember(req) }))
+
+  // Import CSV: text/csv upload, progress and the error report (import.routes.ts).
+  leadImportRoutes(app, { db })
 
   app.get('/api/staff', read, async (req) => ({
     staff: await listStaff({ db, hospitalId: actingMember(req).hospitalId }),
