@@ -28,9 +28,12 @@ test('only the super admin sees the Super Admin link; other screens show a comin
 }) => {
   await login(page, 'admin@smiledental.demo')
   await expect(page.getByRole('link', { name: 'Super Admin' })).toHaveCount(0)
-  await page.getByRole('link', { name: 'Billing' }).click()
+  await page.getByRole('link', { name: 'Billing', exact: true }).click()
   await expect(page.getByText('Billing & Invoices is coming soon')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Billing' })).toHaveAttribute('aria-current', 'page')
+  await expect(page.getByRole('link', { name: 'Billing', exact: true })).toHaveAttribute(
+    'aria-current',
+    'page',
+  )
   await page.goto('/api/logout')
   await login(page, SUPER_ADMIN)
   await expect(page.getByRole('link', { name: 'Super Admin' })).toBeVisible()
