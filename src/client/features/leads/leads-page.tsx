@@ -23,6 +23,7 @@ import { LazyLeadCharts } from './charts/lazy-lead-charts'
 import { TourPopover } from './tour/tour-popover'
 import { useTour } from './tour/use-tour'
 import { WelcomeCard } from './tour/welcome-card'
+import { ImportLeadsDialog } from './import/import-leads-dialog'
 import { useContactActions } from './use-contact-actions'
 import { useSelection } from './use-selection'
 
@@ -40,6 +41,8 @@ export function LeadsPage() {
   const query = useLeads({ status, source, search })
   const stats = useStats()
   const canWrite = useCan('leads:write')
+  const canImport = useCan('leads:import')
+  const [importing, setImporting] = useState(false)
   const queryClient = useQueryClient()
   const [syncing, setSyncing] = useState(false)
   const syncLeads = useSyncLeads()
@@ -97,6 +100,7 @@ export function LeadsPage() {
         syncing={syncing || syncLeads.isPending}
         onSync={() => void sync()}
         onNewLead={canWrite ? () => setCreating(true) : undefined}
+        onImport={canImport ? () => setImporting(true) : undefined}
         tourButton={
           <Button variant="ghost" onClick={tour.restart}>
             <HelpCircle aria-hidden="true" />
@@ -144,6 +148,7 @@ export function LeadsPage() {
         onClose={() => setCreating(false)}
         onOpenLead={(lead) => setViewing({ id: lead.id, shown: lead })}
       />
+      <ImportLeadsDialog open={importing} onClose={() => setImporting(false)} />
       <WelcomeCard
         state={tour.welcome}
         onStart={tour.start}

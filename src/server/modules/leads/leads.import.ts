@@ -89,6 +89,8 @@ function csvParser(options: { toLine?: number } = {}): Parser {
     max_record_size: MAX_RECORD_BYTES,
     skip_records_with_error: true,
     relax_column_count: true,
+    // A quote inside an unquoted cell (=HYPERLINK("…") typed by hand) is text, not an error.
+    relax_quotes: true,
     info: true,
     ...(options.toLine ? { to_line: options.toLine } : {}),
   })

@@ -1,4 +1,4 @@
-import { Bell, Home, Plus, RefreshCw } from 'lucide-react'
+import { Bell, FileUp, Home, Plus, RefreshCw } from 'lucide-react'
 import { Link } from 'wouter'
 import { Button } from '@/client/components/ui/button'
 import {
@@ -59,6 +59,7 @@ export function LeadsHeader({
   syncing,
   onSync,
   onNewLead,
+  onImport,
   tourButton,
 }: {
   stats: Stats | undefined
@@ -66,6 +67,8 @@ export function LeadsHeader({
   onSync: () => void
   /** Absent when the user's role may not add leads. */
   onNewLead?: (() => void) | undefined
+  /** Import CSV; absent when the user's role may not import leads. */
+  onImport?: (() => void) | undefined
   tourButton: React.ReactNode
 }) {
   return (
@@ -92,6 +95,12 @@ export function LeadsHeader({
           <Button onClick={onNewLead}>
             <Plus aria-hidden="true" />
             New Lead
+          </Button>
+        ) : null}
+        {onImport ? (
+          <Button variant="outline" onClick={onImport}>
+            <FileUp aria-hidden="true" />
+            Import CSV
           </Button>
         ) : null}
         {tourButton}
