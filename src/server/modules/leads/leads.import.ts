@@ -3,6 +3,7 @@ import { appendFile, mkdir, open, readFile, rm, stat, truncate, writeFile } from
 import { join, resolve } from 'node:path'
 import { parse, type Parser } from 'csv-parse'
 import { parse as parseSync } from 'csv-parse/sync'
+import { sql } from 'drizzle-orm'
 import { z } from 'zod'
 import { normalizePhone } from '../../../shared/phone'
 import { optionalEmail } from '../../../shared/schemas/common'
@@ -229,12 +230,27 @@ export async function importBatch(
     if (firsts.has(lead.phone)) repeats.push(lead)
     else firsts.set(lead.phone, lead)
   }
-  const inserted = firsts.size
-    ? await tx
-        .insert(leads)
-        .values([...firsts.values()].map((l) => ({ ...l, hospitalId: who.hospitalId })))
-        .onConflictDoNothing({ target: [leads.hospitalId, leads.phone] })
-        .returning({ phone: leads.phone })
+  // One JSON parameter for the whole batch: building a 500-row VALUES list with 4,500
+  // parameters cost about as much time as PostgreSQL took to insert it (measured, 2026-11-23).
+  const rows = [...firsts.values()].map((l) => ({
+    name: l.name,
+    phone: l.phone,
+    email: l.email,
+    service_interest: l.serviceInterest,
+    campaign: l.campaign,
+    notes: l.notes,
+    priority: l.priority,
+  }))
+  const inserted = rows.length
+    ? (
+        (await tx.execute(sql`
+          insert into ${leads} (hospital_id, name, phone, email, service_interest, campaign, notes, priority, source)
+          select ${who.hospitalId}::uuid, r.name, r.phone, r.email, r.service_interest, r.campaign, r.notes, r.priority, 'csv-import'
+          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
+            as r(name text, phone text, email text, service_interest text, campaign text, notes text, priority text)
+          on conflict (hospital_id, phone) do nothing
+          returning phone`)) as unknown as { rows: { phone: string }[] }
+      ).rows
     : []
   const created = new Set(inserted.map((r) => r.phone))
   const merges = [...[...firsts.values()].filter((l) => !created.has(l.phone)), ...repeats]
