@@ -26,6 +26,7 @@ import {
   type ImportPayload,
   LEAD_IMPORT_JOB,
   missingColumns,
+  pruneImportFiles,
   readHeader,
   readState,
   runLeadImport,
@@ -137,6 +138,10 @@ export function leadImportRoutes(app: FastifyInstance, { db }: { db: AppDb }): v
             payload,
             maxAttempts: 3,
           }),
+        )
+        // Now and then is enough: each new import clears its hospital's month-old files.
+        pruneImportFiles(who.hospitalId).catch((err: unknown) =>
+          req.log.warn({ err }, 'pruning old import files failed'),
         )
         return await reply.status(202).send({ jobId: job.id })
       } catch (error) {

@@ -1,5 +1,15 @@
 import { createReadStream } from 'node:fs'
-import { appendFile, mkdir, open, readFile, rm, stat, truncate, writeFile } from 'node:fs/promises'
+import {
+  appendFile,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  rm,
+  stat,
+  truncate,
+  writeFile,
+} from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { parse, type Parser } from 'csv-parse'
 import { parse as parseSync } from 'csv-parse/sync'
@@ -74,6 +84,26 @@ export interface ImportState {
   errorsBytes: number
   finished: boolean
   message: string | null
+}
+
+/**
+ * Error reports, state files and uploads a dead job left behind go after maxAgeDays (jobs are
+ * pruned after 7 or 30 days, decision 014, so their reports cannot be asked for by then).
+ */
+export async function pruneImportFiles(hospitalId: string, maxAgeDays = 30): Promise<number> {
+  const dir = hospitalDir(hospitalId)
+  const cutoff = Date.now() - maxAgeDays * 86_400_000
+  let removed = 0
+  const names = await readdir(dir).catch(() => [] as string[])
+  for (const name of names) {
+    const path = join(dir, name)
+    const info = await stat(path).catch(() => null)
+    if (info?.isFile() && info.mtimeMs < cutoff) {
+      await rm(path, { force: true })
+      removed++
+    }
+  }
+  return removed
 }
 
 export async function readState(hospitalId: string, jobId: string): Promise<ImportState | null> {
