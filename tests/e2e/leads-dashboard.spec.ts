@@ -181,9 +181,10 @@ test('Lead Management Dashboard: header, figures with trends, filters sent only 
     expect(url.searchParams.get('source'), url.search).not.toBe('all')
   }
 
-  // Sync Leads refreshes the list and figures.
+  // Sync Leads asks Meta through the server; this hospital has not connected it yet.
   await page.getByRole('button', { name: 'Sync Leads' }).click()
-  await expect(page.getByText('Leads refreshed')).toBeVisible()
+  await expect(page.getByText('Sync Failed')).toBeVisible()
+  await expect(page.getByText(/Meta page ID is not set/)).toBeVisible()
   await expectNoAxeViolations(page, '/leads')
   await page.getByRole('button', { name: /^Notifications: / }).click()
   await expect(page.getByRole('menu')).toContainText(/overdue/)

@@ -26,13 +26,17 @@ describe('without BASE_URL behind a trusted proxy (127.0.0.1)', () => {
     await t?.close()
   })
 
-  const signIn = (headers: Record<string, string>, remoteAddress = '127.0.0.1') =>
+  const signIn = (
+    headers: Record<string, string>,
+    remoteAddress = '127.0.0.1',
+    role: 'doctor' | 'admin' = 'doctor',
+  ) =>
     t.app.inject({
       method: 'POST',
       url: `${AUTH_BASE}/sign-in/email`,
       remoteAddress,
       headers: { 'content-type': 'application/json', ...headers },
-      payload: { email: demoEmail('doctor'), password: 'arogya-test-password-2026' },
+      payload: { email: demoEmail(role), password: 'arogya-test-password-2026' },
     })
   const cookies = (res: LightMyRequestResponse) =>
     ([] as string[]).concat(res.headers['set-cookie'] ?? [])
@@ -115,7 +119,10 @@ describe('without BASE_URL behind a trusted proxy (127.0.0.1)', () => {
       ),
     ]
     expect(writes.length).toBeGreaterThan(5)
-    const cookie = cookieHeader(await signIn({ host: 'localhost', origin: 'http://localhost' }))
+    // The admin may call every hospital write, so a refusal here is the body's, not the role's.
+    const cookie = cookieHeader(
+      await signIn({ host: 'localhost', origin: 'http://localhost' }, '127.0.0.1', 'admin'),
+    )
     const before = await queryRows<{ n: number }>(
       t.db,
       sql`select count(*)::int as n from audit_events`,

@@ -1,4 +1,5 @@
 import type { GraphConfig } from '../integrations/meta/graph'
+import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { registerMetaJobs } from '../modules/meta/meta-jobs'
 import { registerHandler } from './registry'
 import { schedule } from './schedule'
@@ -14,6 +15,8 @@ let registered = false
 export function registerAllJobs(options: { metaGraph: GraphConfig }): void {
   // Meta lead fetches (webhook deliveries): in a worker-only process too.
   registerMetaJobs(options.metaGraph)
+  // CSV imports of leads (idempotent: buildApp registers it too).
+  registerLeadImportJob()
   if (registered) return
   registered = true
   // Finished jobs are kept a week (done) or a month (dead), then deleted.
