@@ -25,12 +25,11 @@ import {
   hospitalDir,
   type ImportPayload,
   LEAD_IMPORT_JOB,
-  missingColumns,
   pruneImportFiles,
-  readHeader,
   readState,
   runLeadImport,
 } from './leads.import'
+import { missingColumns, readHeader } from './leads.import-rows'
 
 let handlerRegistered = false
 
