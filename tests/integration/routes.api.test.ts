@@ -104,11 +104,15 @@ describe('route catalog', () => {
     expect(guarded.length).toBeGreaterThan(0)
     for (const route of guarded) {
       const url = route.url.replace(/:[A-Za-z]+/g, crypto.randomUUID()).replace('*', 'x')
-      const res = await app.inject({
-        method: route.method as 'GET',
-        url,
-        ...(route.method === 'GET' ? {} : { payload: {} }),
-      })
+      // Each write gets a body of the one type it takes (the lead import takes only CSV and
+      // refuses any other type before reading the session).
+      const body =
+        route.method === 'GET'
+          ? {}
+          : route.url === '/api/leads/import'
+            ? { payload: 'Name,Phone\r\n', headers: { 'content-type': 'text/csv' } }
+            : { payload: {} }
+      const res = await app.inject({ method: route.method as 'GET', url, ...body })
       expectError(res, 401, 'UNAUTHENTICATED')
     }
   })
