@@ -73,6 +73,8 @@ export interface ServerOptions {
   dataDir: string
   /** Another program than the built server (node arguments, given the port); with IPC. */
   command?: (port: number) => string[]
+  /** More environment for the server (e.g. META_GRAPH_URL of a fake Graph API). */
+  env?: Record<string, string>
 }
 
 /**
@@ -96,6 +98,7 @@ export async function startServer(options: ServerOptions): Promise<Server> {
     LOG_LEVEL: config.logLevel,
     LOG_FORMAT: 'json',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
+    ...options.env,
   }
   const started = performance.now()
   const child = options.command
