@@ -39,6 +39,9 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await expect(page.getByText('Set, ends in Tk42')).toBeVisible()
   await expect(page.getByText('Set, ends in S3c9')).toBeVisible()
   await expect(page.getByText('Set, ends in Vt77')).toBeVisible()
+  await expect(
+    page.getByText('Webhook not active yet: run Test Connection to verify the page'),
+  ).toBeVisible()
 
   // After a reload: still set, and the secret is nowhere in the page or its API answer.
   await page.reload()
@@ -50,6 +53,9 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
 
   await page.getByRole('button', { name: 'Test Connection' }).click()
   await expect(page.getByText(`Connected to ${E2E_META_PAGE.name}`)).toBeVisible()
+  await expect(
+    page.getByText(`Webhook active: new leads of page ${E2E_META_PAGE.id} arrive by themselves`),
+  ).toBeVisible()
 
   const axe = await new AxeBuilder({ page }).analyze()
   expect(axe.violations.map((v) => v.id)).toEqual([])

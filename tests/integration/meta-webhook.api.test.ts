@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../src/server/jobs/worker'
 import { signMetaBody } from '../../src/server/integrations/meta/signature'
 import { META_FETCH_LEAD_JOB } from '../../src/server/modules/meta/meta-jobs'
+import { WEBHOOK_REFUSALS_PER_WINDOW } from '../../src/server/modules/meta/webhook.routes'
 import { fakeLead, type FakeGraph, graphErrors, startFakeGraph } from '../support/fakes/meta-graph'
 import { expectError } from '../support/http'
 import { uniqueMobile } from '../support/leads'
@@ -61,6 +62,17 @@ beforeAll(async () => {
       verifyToken: h.verify,
     })
     expect(res.statusCode, res.body).toBe(200)
+    // Saved is not enough: a delivery for the page is refused until Test Connection proves it.
+    const early = await postWebhook(
+      t.app,
+      leadgenDelivery([{ pageId: h.page, leadgenId: '9001' }]),
+      h.secret,
+      {},
+      '198.51.100.1',
+    )
+    expect(early.statusCode, early.body).toBe(403)
+    const tested = await metaCall(t.app, cookie, 'POST', '/api/integrations/meta/test')
+    expect(tested.statusCode, tested.body).toBe(200)
   }
 })
 afterAll(async () => {
@@ -160,23 +172,48 @@ describe('deliveries', () => {
     expect(await leadsWithMetaId(lead.id)).toHaveLength(1)
   })
 
-  it('retries when Graph fails once, and marks the connection on 190', async () => {
+  it('retries when Graph fails once; 190 marks the connection, the next success clears it', async () => {
     const lead = addLead(A, { full_name: 'Retried', phone_number: uniqueMobile(93_000) })
+    const status = async () =>
+      (
+        await queryRows<{ status: string }>(
+          t.db,
+          sql`select status from meta_connections where hospital_id = ${hospitalA}`,
+        )
+      )[0]?.status
     graph.failNext(graphErrors.expiredToken)
-    graph.failNext(graphErrors.rateLimited)
     const res = await postWebhook(
       t.app,
       leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }]),
       A.secret,
     )
     expect(res.statusCode).toBe(200)
+    // One attempt, retried only in a minute: the connection needs attention meanwhile.
+    const slow = new Worker({
+      database: t.database,
+      names: [META_FETCH_LEAD_JOB],
+      pollMs: 20,
+      backoff: () => 60_000,
+      directUrl: undefined,
+    })
+    await slow.start()
+    try {
+      const deadline = Date.now() + 20_000
+      while ((await status()) !== 'needs_attention') {
+        if (Date.now() > deadline) throw new Error('the 190 did not mark the connection')
+        await new Promise((r) => setTimeout(r, 25))
+      }
+    } finally {
+      await slow.stop()
+    }
+    expect(await leadsWithMetaId(lead.id)).toEqual([])
+    await t.db.execute(
+      sql`update jobs set run_at = now() where name = ${META_FETCH_LEAD_JOB} and status <> 'done'`,
+    )
+    graph.failNext(graphErrors.rateLimited)
     await drainJobs()
     expect(await leadsWithMetaId(lead.id)).toHaveLength(1)
-    const [row] = await queryRows<{ status: string }>(
-      t.db,
-      sql`select status from meta_connections where hospital_id = ${hospitalA}`,
-    )
-    expect(row?.status).toBe('needs_attention')
+    expect(await status()).toBe('ok')
   })
 
   it("hospital A's page never writes into B, even signed with B's secret", async () => {
@@ -247,6 +284,31 @@ describe('deliveries', () => {
     expect(await jobCount()).toBe(jobs)
     await drainJobs()
     expect(await leadsWithMetaId(lead.id)).toEqual([])
+  })
+
+  it('an IP that keeps sending refused deliveries gets 429; accepted ones are never counted', async () => {
+    const lead = addLead(A, { full_name: 'Flooded', phone_number: uniqueMobile(93_000) })
+    const good = leadgenDelivery([{ pageId: A.page, leadgenId: lead.id }])
+    const flooder = '203.0.113.77'
+    for (let i = 0; i < WEBHOOK_REFUSALS_PER_WINDOW * 2; i++) {
+      // Accepted deliveries from the same IP do not count towards the limit.
+      expect((await postWebhook(t.app, good, A.secret, {}, flooder)).statusCode).toBe(200)
+    }
+    for (let i = 0; i < WEBHOOK_REFUSALS_PER_WINDOW; i++) {
+      expect((await postWebhook(t.app, good, 'forged-secret', {}, flooder)).statusCode).toBe(403)
+    }
+    const blocked = await postWebhook(t.app, good, A.secret, {}, flooder)
+    expectError(blocked, 429, 'RATE_LIMITED')
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0)
+    // Meta's own IP is not affected.
+    expect((await postWebhook(t.app, good, A.secret, {}, '198.51.100.20')).statusCode).toBe(200)
+    const [hits] = await queryRows<{ hits: number }>(
+      t.db,
+      sql`select hits from rate_limit_hits where key = ${`meta-webhook-refused:${flooder}`}`,
+    )
+    expect(hits?.hits).toBe(WEBHOOK_REFUSALS_PER_WINDOW)
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toHaveLength(1)
   })
 
   it('a browser POST from another site is still refused by the same-origin guard', async () => {

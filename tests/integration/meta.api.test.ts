@@ -75,6 +75,17 @@ async function sync(cookie = receptionist) {
   return metaSyncResult.strict().parse(res.json())
 }
 
+const routeOf = async (pageId: string) =>
+  (
+    await queryRows<{ hospital_id: string }>(
+      t.db,
+      sql`select hospital_id from meta_pages where page_id = ${pageId}`,
+    )
+  )[0]?.hospital_id
+
+const viewOf = async (cookie: string) =>
+  (await metaCall(t.app, cookie, 'GET', '/api/integrations/meta')).json() as unknown
+
 const leadsWhere = (condition: ReturnType<typeof sql>) =>
   queryRows<Record<string, string | null>>(
     t.db,
@@ -106,6 +117,7 @@ describe('connection', () => {
       status: 'ok',
       lastError: null,
       lastSyncAt: null,
+      webhookReady: false,
     })
     const read = await metaCall(t.app, admin, 'GET', '/api/integrations/meta')
     for (const secret of [TOKEN, APP_SECRET, VERIFY]) expect(read.body).not.toContain(secret)
@@ -116,11 +128,61 @@ describe('connection', () => {
     const stored = JSON.stringify(row)
     for (const secret of [TOKEN, APP_SECRET, VERIFY]) expect(stored).not.toContain(secret)
     expect(row?.page_access_token_enc).toMatch(/^v1:test:/)
-    const [route] = await queryRows<{ hospital_id: string }>(
-      t.db,
-      sql`select hospital_id from meta_pages where page_id = ${page.id}`,
+    // Saved is not proved: the page's webhook reaches the hospital only after Test Connection.
+    expect(await routeOf(page.id)).toBeUndefined()
+    expect((await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')).statusCode).toBe(
+      200,
     )
-    expect(route?.hospital_id).toBe(hospitalA)
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    expect(metaConnectionView.parse(await viewOf(admin)).webhookReady).toBe(true)
+  })
+
+  it('routes a page only for its own token, and withdraws the route when page or token change', async () => {
+    const page = addPage([])
+    const other: FakeGraphPage = {
+      id: graphId('7'),
+      name: 'Somebody Else Clinic',
+      token: 'EAAGtokenOfAnotherPage000000000',
+      appSecret: APP_SECRET,
+      forms: [],
+    }
+    graph.pages.set(other.id, other)
+    // The token of another page, saved with this page's ID: refused, nothing routed.
+    await connect(admin, { pageId: page.id, pageAccessToken: other.token, appSecret: APP_SECRET })
+    const wrong = expectError(
+      await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test'),
+      400,
+    )
+    expect(wrong.message).toBe(
+      `This page access token belongs to the page "Somebody Else Clinic" (ID ${other.id}), not to page ${page.id}. Paste the token of page ${page.id}, or change the page ID.`,
+    )
+    expect(await routeOf(page.id)).toBeUndefined()
+    expect(await routeOf(other.id)).toBeUndefined()
+    // Its own token: routed.
+    await connect(admin, { pageAccessToken: TOKEN })
+    expect((await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')).statusCode).toBe(
+      200,
+    )
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    // A new verify token keeps the route and changes the handshake's digest.
+    await connect(admin, { verifyToken: 'a-brand-new-verify-token-0042' })
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    const hello = await t.app.inject({
+      method: 'GET',
+      url: `/api/webhooks/meta?hub.mode=subscribe&hub.verify_token=a-brand-new-verify-token-0042&hub.challenge=42`,
+    })
+    expect(hello.statusCode).toBe(200)
+    expect(hello.body).toBe('42')
+    // Another token (even for the same page) must be proved again.
+    const saved = await connect(admin, { pageAccessToken: `${TOKEN}2` })
+    expect(saved.webhookReady).toBe(false)
+    expect(await routeOf(page.id)).toBeUndefined()
+    await connect(admin, { pageAccessToken: TOKEN })
+    await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    // Another page ID withdraws it too.
+    await connect(admin, { pageId: graphId('7') })
+    expect(await routeOf(page.id)).toBeUndefined()
   })
 
   it('leaves a secret left out unchanged, clears one sent empty', async () => {
@@ -136,6 +198,7 @@ describe('connection', () => {
   it('refuses bad input and another hospital taking a connected page', async () => {
     const page = addPage([])
     await connect(admin, { pageId: page.id, pageAccessToken: TOKEN, appSecret: APP_SECRET })
+    await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')
     expectError(
       await metaCall(t.app, admin, 'PUT', '/api/integrations/meta', { pageId: 'abc' }),
       400,
@@ -151,15 +214,13 @@ describe('connection', () => {
       400,
       'VALIDATION',
     )
-    const taken = await metaCall(t.app, adminB, 'PUT', '/api/integrations/meta', {
-      pageId: page.id,
-    })
+    // Another hospital holding the same page's token may save it, but not take its webhook.
+    await connect(adminB, { pageId: page.id, pageAccessToken: TOKEN, appSecret: APP_SECRET })
+    const taken = await metaCall(t.app, adminB, 'POST', '/api/integrations/meta/test')
     expectError(taken, 409, 'CONFLICT')
-    const [route] = await queryRows<{ hospital_id: string }>(
-      t.db,
-      sql`select hospital_id from meta_pages where page_id = ${page.id}`,
-    )
-    expect(route?.hospital_id).toBe(hospitalA)
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    expect(metaConnectionView.parse(await viewOf(adminB)).webhookReady).toBe(false)
+    await connect(adminB, { pageId: '', pageAccessToken: '', appSecret: '' })
   })
 
   it('is for administrators only', async () => {
@@ -187,7 +248,8 @@ describe('Test Connection', () => {
       pageName: 'Sanjeevani Multispeciality',
     })
     const request = graph.requests[before]
-    expect(request?.path).toBe(`/v21.0/${page.id}`)
+    expect(request?.path).toBe('/v21.0/me')
+    expect(request?.query.get('fields')).toBe('id,name')
     expect(request?.authorization).toBe(`Bearer ${TOKEN}`)
     expect(request?.query.get('access_token')).toBeNull()
     expect(graph.shapeErrors).toEqual([])

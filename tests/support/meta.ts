@@ -53,11 +53,13 @@ export function postWebhook(
   body: unknown,
   appSecret?: string,
   headers: Record<string, string> = {},
+  remoteAddress?: string,
 ): Promise<LightMyRequestResponse> {
   const raw = typeof body === 'string' ? body : JSON.stringify(body)
   return app.inject({
     method: 'POST',
     url: '/api/webhooks/meta',
+    ...(remoteAddress ? { remoteAddress } : {}),
     headers: {
       'content-type': 'application/json',
       'user-agent': 'facebookexternalua',

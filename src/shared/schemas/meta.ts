@@ -15,6 +15,11 @@ export const metaConnectionView = z.object({
   status: z.enum(['ok', 'needs_attention']),
   lastError: z.string().nullable(),
   lastSyncAt: z.string().nullable(),
+  /**
+   * Whether webhook deliveries for the page reach this hospital: only after Test Connection
+   * has proved that the saved token is the page's own (a new page ID or token undoes it).
+   */
+  webhookReady: z.boolean(),
 })
 export type MetaConnectionView = z.infer<typeof metaConnectionView>
 

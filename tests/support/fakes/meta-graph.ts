@@ -143,7 +143,8 @@ export async function startFakeGraph(version = 'v21.0', port = 0): Promise<FakeG
       })
     }
     const [, id, edge] = parts
-    if (parts.length === 2 && id === page.id) {
+    // A page access token's /me is its page (what Test Connection checks).
+    if (parts.length === 2 && (id === page.id || id === 'me')) {
       if (url.searchParams.get('fields') !== 'id,name') shapeErrors.push('page fields')
       return json(res, 200, { id: page.id, name: page.name })
     }

@@ -76,7 +76,8 @@ export function graphErrorFrom(status: number, body: unknown): GraphError {
 }
 
 export interface GraphClient {
-  getPage: (pageId: string) => Promise<{ id: string; name: string }>
+  /** The page the page access token belongs to (`GET /me`): proves the token is the page's. */
+  getTokenPage: () => Promise<{ id: string; name: string }>
   listLeadForms: (pageId: string) => Promise<LeadForm[]>
   /** Every lead of a form created at or after `since` (all when null), following paging.next. */
   listLeads: (formId: string, since: Date | null) => Promise<GraphLead[]>
@@ -155,13 +156,12 @@ export function createGraphClient(
   }
 
   return {
-    async getPage(pageId) {
-      assertId(pageId, 'page ID')
-      const body = (await get(at(pageId, { fields: 'id,name' }))) as {
-        id?: unknown
-        name?: unknown
+    async getTokenPage() {
+      const body = (await get(at('me', { fields: 'id,name' }))) as { id?: unknown; name?: unknown }
+      if (typeof body.id !== 'string' || !GRAPH_ID.test(body.id)) {
+        throw new GraphError('provider', 'Meta API Error: the token does not belong to a page')
       }
-      return { id: String(body.id ?? pageId), name: typeof body.name === 'string' ? body.name : '' }
+      return { id: body.id, name: typeof body.name === 'string' ? body.name : '' }
     },
     async listLeadForms(pageId) {
       assertId(pageId, 'page ID')

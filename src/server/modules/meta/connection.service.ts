@@ -58,7 +58,7 @@ export async function readConnection(tx: Tx, hospitalId: string): Promise<MetaCo
   return decrypted(row, hospitalId)
 }
 
-export function toView(c: MetaConnection): MetaConnectionView {
+export function toView(c: MetaConnection, webhookReady: boolean): MetaConnectionView {
   return {
     pageId: c.pageId,
     pageAccessToken: secretHint(c.pageAccessToken),
@@ -67,7 +67,17 @@ export function toView(c: MetaConnection): MetaConnectionView {
     status: c.status,
     lastError: c.lastError,
     lastSyncAt: c.lastSyncAt?.toISOString() ?? null,
+    webhookReady,
   }
+}
+
+/** Whether the hospital's page is routed to it (its own meta_pages row, under RLS). */
+async function isRouted(tx: Tx, hospitalId: string): Promise<boolean> {
+  const rows = await tx
+    .select({ pageId: metaPages.pageId })
+    .from(metaPages)
+    .where(eq(metaPages.hospitalId, hospitalId))
+  return rows.length > 0
 }
 
 export interface MemberOptions {
@@ -78,7 +88,9 @@ export interface MemberOptions {
 }
 
 export async function getConnectionView(opts: MemberOptions): Promise<MetaConnectionView> {
-  return toView(await withTenant(opts.db, opts, (tx) => readConnection(tx, opts.hospitalId)))
+  return withTenant(opts.db, opts, async (tx) =>
+    toView(await readConnection(tx, opts.hospitalId), await isRouted(tx, opts.hospitalId)),
+  )
 }
 
 /** A connection ready for Graph calls: page id, token and app secret, or the spec's 400. */
@@ -93,9 +105,10 @@ export function requireConfigured(c: MetaConnection) {
 }
 
 /**
- * PUT /api/integrations/meta. A field left out stays as it is; '' or null clears it. The page
- * routing row (meta_pages, a platform table) changes in the same transaction, and a page
- * another hospital has connected is refused (409): one hospital per page.
+ * PUT /api/integrations/meta. A field left out stays as it is; '' or null clears it. Saving
+ * routes no webhook: a page reaches this hospital only once Test Connection has proved the
+ * token is the page's own (claimPageRoute). Another page ID or token withdraws the route in the
+ * same transaction; a new verify token updates the route's handshake digest.
  */
 export async function saveConnection(
   opts: MemberOptions & { values: SaveMetaConnectionInput },
@@ -103,6 +116,7 @@ export async function saveConnection(
   const { values, hospitalId } = opts
   const saved = await withTenant(opts.db, opts, async (tx) => {
     const [row] = await tx.select().from(metaConnections).for('update')
+    const before = decrypted(row, hospitalId)
     const next: Partial<ConnectionRow> = {}
     if (values.pageId !== undefined) next.pageId = values.pageId || null
     for (const field of ['pageAccessToken', 'appSecret', 'verifyToken'] as const) {
@@ -129,7 +143,9 @@ export async function saveConnection(
       .onConflictDoUpdate({ target: metaConnections.hospitalId, set: changes })
       .returning()
     const connection = decrypted(stored, hospitalId)
-    await syncPageRoute(tx, connection)
+    const unproven =
+      connection.pageId !== before.pageId || connection.pageAccessToken !== before.pageAccessToken
+    const routed = await updatePageRoute(tx, connection, unproven)
     await recordAudit(tx, {
       hospitalId,
       actorUserId: opts.userId,
@@ -139,31 +155,73 @@ export async function saveConnection(
       entityId: null,
       summary: `Meta connection saved (${Object.keys(next).map(label).join(', ') || 'no changes'})`,
     })
-    return connection
+    return { connection, routed }
   })
-  return toView(saved)
+  return toView(saved.connection, saved.routed)
 }
 
 function label(column: string): string {
   return column.replace(/Enc$/, '').replace(/[A-Z]/g, (c) => ` ${c.toLowerCase()}`)
 }
 
-/** meta_pages follows the connection: this hospital's row only (row-level security). */
-async function syncPageRoute(tx: Tx, c: MetaConnection): Promise<void> {
-  await tx.delete(metaPages).where(eq(metaPages.hospitalId, c.hospitalId))
-  if (!c.pageId) return
-  const [claimed] = await tx
-    .insert(metaPages)
-    .values({
-      pageId: c.pageId,
-      hospitalId: c.hospitalId,
-      verifyTokenSha256: c.verifyToken ? verifyTokenDigest(c.verifyToken) : null,
-    })
-    .onConflictDoNothing({ target: metaPages.pageId })
-    .returning({ pageId: metaPages.pageId })
-  if (!claimed) {
-    throw new AppError('CONFLICT', 'This Facebook page is connected to another hospital.')
+/**
+ * After a save: withdraws the hospital's route when its page or token changed (or is gone),
+ * else keeps it with the current verify token's digest. Returns whether a route remains.
+ */
+async function updatePageRoute(tx: Tx, c: MetaConnection, unproven: boolean): Promise<boolean> {
+  if (unproven || !c.pageId || !c.pageAccessToken) {
+    await tx.delete(metaPages).where(eq(metaPages.hospitalId, c.hospitalId))
+    return false
   }
+  const kept = await tx
+    .update(metaPages)
+    .set({
+      verifyTokenSha256: c.verifyToken ? verifyTokenDigest(c.verifyToken) : null,
+      updatedAt: new Date(),
+    })
+    .where(eq(metaPages.hospitalId, c.hospitalId))
+    .returning({ pageId: metaPages.pageId })
+  return kept.length > 0
+}
+
+/**
+ * Routes the page's webhook deliveries to the hospital, after Graph has confirmed that the
+ * saved token belongs to `tested.pageId` (Test Connection). Nothing happens if the connection
+ * changed since it was read. One hospital per page: a page another hospital has proved first
+ * is refused (409) and stays theirs.
+ */
+export async function claimPageRoute(
+  opts: MemberOptions,
+  tested: { pageId: string; pageAccessToken: string },
+): Promise<void> {
+  const { hospitalId } = opts
+  await withTenant(opts.db, opts, async (tx) => {
+    const [row] = await tx.select().from(metaConnections).for('update')
+    const now = decrypted(row, hospitalId)
+    if (now.pageId !== tested.pageId || now.pageAccessToken !== tested.pageAccessToken) return
+    await tx.delete(metaPages).where(eq(metaPages.hospitalId, hospitalId))
+    const [claimed] = await tx
+      .insert(metaPages)
+      .values({
+        pageId: tested.pageId,
+        hospitalId,
+        verifyTokenSha256: now.verifyToken ? verifyTokenDigest(now.verifyToken) : null,
+      })
+      .onConflictDoNothing({ target: metaPages.pageId })
+      .returning({ pageId: metaPages.pageId })
+    if (!claimed) {
+      throw new AppError('CONFLICT', 'This Facebook page is connected to another hospital.')
+    }
+    await recordAudit(tx, {
+      hospitalId,
+      actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
+      action: 'meta.page_verified',
+      entityType: 'meta_connection',
+      entityId: null,
+      summary: `Meta page ${tested.pageId} verified: its webhook deliveries now reach this hospital`,
+    })
+  })
 }
 
 /** After a Graph call: 190 marks the connection as needing attention, success clears it. */

@@ -61,6 +61,10 @@ export function fetchLeadHandler(graph: GraphConfig, fetchImpl?: typeof fetch): 
       }
       throw error
     }
+    // Meta accepts the token again (staff pasted a new one, or the outage passed).
+    if (connection.status === 'needs_attention') {
+      await recordGraphOutcome(ctx.db, hospitalId, { ok: true })
+    }
     const mapped = mapGraphLead(lead, formId)
     if (!mapped.ok) return { stored: false, reason: mapped.reason }
     const outcome = await ctx.withTenant((tx) => upsertMetaLead(tx, hospitalId, mapped.lead))

@@ -3,7 +3,13 @@ import type { AppDb } from '../../db/client'
 import { withTenant } from '../../db/tenant'
 import { createGraphClient, type GraphConfig, type GraphLead } from '../../integrations/meta/graph'
 import { mapGraphLead } from '../../integrations/meta/map-lead'
-import { readConnection, recordGraphOutcome, requireConfigured } from './connection.service'
+import { AppError } from '../../http/app-error'
+import {
+  claimPageRoute,
+  readConnection,
+  recordGraphOutcome,
+  requireConfigured,
+} from './connection.service'
 import { graphFailure } from './graph-errors'
 import { upsertMetaLead } from './meta-leads'
 
@@ -17,6 +23,7 @@ export interface MetaDeps {
 interface HospitalOptions {
   hospitalId: string
   userId: string
+  impersonatorUserId?: string | null | undefined
 }
 
 /** Leads asked for again from this long before the last sync (storing them is idempotent). */
@@ -28,22 +35,39 @@ async function connect(deps: MetaDeps, opts: HospitalOptions) {
   const connection = await withTenant(deps.db, opts, (tx) => readConnection(tx, opts.hospitalId))
   const { pageId, credentials } = requireConfigured(connection)
   const client = createGraphClient(deps.graph, credentials, deps.fetch)
-  return { connection, pageId, client }
+  return { connection, pageId, credentials, client }
 }
 
-/** POST /api/integrations/meta/test: the page's name, or Meta's error text. */
+/**
+ * POST /api/integrations/meta/test: asks Graph whose token this is (`/me`). When it is the
+ * saved page's own, the page's webhook deliveries are routed to this hospital from now on and
+ * the page's name is answered; a token of another page is a 400 saying which page it is for;
+ * Meta's errors as graphFailure answers them.
+ */
 export async function testConnection(
   deps: MetaDeps,
   opts: HospitalOptions,
 ): Promise<MetaTestResult> {
-  const { pageId, client } = await connect(deps, opts)
+  const { pageId, credentials, client } = await connect(deps, opts)
+  let page: { id: string; name: string }
   try {
-    const page = await client.getPage(pageId)
-    await recordGraphOutcome(deps.db, opts.hospitalId, { ok: true })
-    return { ok: true, pageName: page.name }
+    page = await client.getTokenPage()
   } catch (error) {
     return graphFailure(deps.db, opts.hospitalId, error)
   }
+  if (page.id !== pageId) {
+    const named = page.name ? `"${page.name}" (ID ${page.id})` : `ID ${page.id}`
+    throw new AppError(
+      'BAD_REQUEST',
+      `This page access token belongs to the page ${named}, not to page ${pageId}. Paste the token of page ${pageId}, or change the page ID.`,
+    )
+  }
+  await claimPageRoute(
+    { db: deps.db, ...opts },
+    { pageId, pageAccessToken: credentials.pageAccessToken },
+  )
+  await recordGraphOutcome(deps.db, opts.hospitalId, { ok: true })
+  return { ok: true, pageName: page.name }
 }
 
 /**

@@ -194,18 +194,31 @@ function ConnectionForm({ saved }: { saved: MetaConnectionView }) {
 }
 
 function ConnectionStatus({ saved }: { saved: MetaConnectionView }) {
-  if (saved.status === 'needs_attention')
-    return (
-      <p role="status" className="flex items-start gap-2 text-sm text-red-700">
-        <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-        Needs attention{saved.lastError ? `: ${saved.lastError}` : ''}
-      </p>
-    )
   return (
-    <p role="status" className="flex items-start gap-2 text-sm text-slate-700">
-      <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
-      {saved.lastSyncAt ? `Last synced ${formatAgo(saved.lastSyncAt)}` : 'Not synced yet'}
-    </p>
+    <div className="space-y-1">
+      {saved.status === 'needs_attention' ? (
+        <p role="status" className="flex items-start gap-2 text-sm text-red-700">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          Needs attention{saved.lastError ? `: ${saved.lastError}` : ''}
+        </p>
+      ) : (
+        <p role="status" className="flex items-start gap-2 text-sm text-slate-700">
+          <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
+          {saved.lastSyncAt ? `Last synced ${formatAgo(saved.lastSyncAt)}` : 'Not synced yet'}
+        </p>
+      )}
+      {saved.webhookReady ? (
+        <p className="flex items-start gap-2 text-sm text-slate-700">
+          <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
+          Webhook active: new leads of page {saved.pageId} arrive by themselves
+        </p>
+      ) : saved.pageId && saved.pageAccessToken.set ? (
+        <p className="flex items-start gap-2 text-sm text-amber-800">
+          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+          Webhook not active yet: run Test Connection to verify the page
+        </p>
+      ) : null}
+    </div>
   )
 }
 
