@@ -1,35 +1,7 @@
+import { isHonorific } from '@/shared/names'
 import type { CurrentUser } from '@/shared/schemas/auth'
 
 type Named = Pick<CurrentUser, 'firstName' | 'lastName' | 'username'>
-
-/** Titles people put before a name; a greeting never uses one alone ('Welcome back, Dr.!'). */
-const honorifics = new Set([
-  'dr',
-  'doctor',
-  'mr',
-  'mrs',
-  'ms',
-  'miss',
-  'mx',
-  'prof',
-  'professor',
-  'sir',
-  'madam',
-  'shri',
-  'sri',
-  'shrimati',
-  'smt',
-  'kumari',
-  'km',
-  'kum',
-  'sushri',
-  'dr(mrs)',
-  'dr(ms)',
-])
-
-export function isHonorific(word: string): boolean {
-  return honorifics.has(word.toLowerCase().replace(/[.,]/g, ''))
-}
 
 /** The words of a name that are not titles ('Dr. Rajesh Iyer' gives Rajesh, Iyer). */
 function realWords(name: string | null): string[] {

@@ -7,7 +7,7 @@ import {
   PhoneCall,
   Settings2,
 } from 'lucide-react'
-import { Button } from '@/client/components/ui/button'
+import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { useUser } from '@/client/lib/current-user'
 import { formatAgo, formatDate, formatTime } from '@/shared/dates'
@@ -46,17 +46,10 @@ export function CommunicationHistory({ leadId }: { leadId: string }) {
   }
   if (history.isError) {
     return (
-      <p role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700">
-        Failed to load the communication history.
-        <Button
-          variant="link"
-          size="sm"
-          className="h-auto p-0"
-          onClick={() => void history.refetch()}
-        >
-          Try again
-        </Button>
-      </p>
+      <InlineLoadError
+        message="Failed to load the communication history."
+        onRetry={() => void history.refetch()}
+      />
     )
   }
   if (history.data.length === 0) {

@@ -1,6 +1,6 @@
 import { CalendarClock, Sparkles, TrendingUp, Users } from 'lucide-react'
-import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
+import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import type { Stats } from '@/shared/schemas/leads'
 import { useStats } from '../api/get-stats'
@@ -55,17 +55,10 @@ export function StatsStrip() {
         </span>
       ) : null}
       {stats.isError ? (
-        <p role="alert" className="flex flex-wrap items-center gap-2 text-sm text-red-700">
-          Failed to load the figures.
-          <Button
-            variant="link"
-            size="sm"
-            className="h-auto p-0"
-            onClick={() => void stats.refetch()}
-          >
-            Try again
-          </Button>
-        </p>
+        <InlineLoadError
+          message="Failed to load the figures."
+          onRetry={() => void stats.refetch()}
+        />
       ) : null}
     </section>
   )
