@@ -1,6 +1,7 @@
-import { ListChecks, Search } from 'lucide-react'
+import { ListChecks } from 'lucide-react'
+import { SearchBox } from '@/client/components/ui/search-box'
 import { Button } from '@/client/components/ui/button'
-import { Input, NativeSelect } from '@/client/components/ui/input'
+import { NativeSelect } from '@/client/components/ui/input'
 import {
   type LeadSource,
   leadSourceLabels,
@@ -33,20 +34,12 @@ export function LeadsFilters({
 }) {
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <div className="relative min-w-0 flex-1">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          value={searchText}
-          onChange={(e) => onSearchText(e.target.value)}
-          placeholder="Search leads by name, email, or phone..."
-          aria-label="Search leads"
-          className="pl-9"
-        />
-      </div>
+      <SearchBox
+        value={searchText}
+        onChange={onSearchText}
+        placeholder="Search leads by name, email, or phone..."
+        label="Search leads"
+      />
       <div className="grid grid-cols-2 gap-3 sm:flex sm:flex-wrap sm:items-center">
         <NativeSelect
           aria-label="Filter by status"

@@ -1,5 +1,6 @@
-import { LayoutGrid, Rows3, Search } from 'lucide-react'
-import { Input, NativeSelect } from '@/client/components/ui/input'
+import { LayoutGrid, Rows3 } from 'lucide-react'
+import { SearchBox } from '@/client/components/ui/search-box'
+import { NativeSelect } from '@/client/components/ui/input'
 import { cn } from '@/client/lib/cn'
 import { type PatientSort, patientSorts } from '@/shared/schemas/patients'
 import type { PatientsView } from '../use-patients-view'
@@ -57,20 +58,12 @@ export function PatientsToolbar({
 }) {
   return (
     <div className="flex flex-col gap-3 lg:flex-row lg:items-center">
-      <div className="relative min-w-0 flex-1">
-        <Search
-          className="pointer-events-none absolute top-1/2 left-3 size-4 -translate-y-1/2 text-slate-500"
-          aria-hidden="true"
-        />
-        <Input
-          type="search"
-          value={searchText}
-          onChange={(e) => onSearchText(e.target.value)}
-          placeholder="Search patients by name, email, or phone..."
-          aria-label="Search patients"
-          className="pl-9"
-        />
-      </div>
+      <SearchBox
+        value={searchText}
+        onChange={onSearchText}
+        placeholder="Search patients by name, email, or phone..."
+        label="Search patients"
+      />
       <div className="flex flex-wrap items-center gap-3">
         <div className="flex items-center gap-2">
           <label htmlFor="patients-sort" className="text-sm whitespace-nowrap text-slate-700">
