@@ -92,6 +92,14 @@ test('on a phone the sidebar starts closed, opens from the menu and closes again
   await nav.getByRole('link', { name: 'Patients' }).click()
   await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
   await expect(nav).not.toBeInViewport()
+  // Turned to landscape (wide): the sidebar opens beside the page; back to portrait: it closes
+  // rather than covering the page.
+  await page.setViewportSize({ width: 1280, height: 740 })
+  await expect(page.getByRole('button', { name: 'Close Menu' })).toBeVisible()
+  await expect(nav).toBeInViewport()
+  await page.setViewportSize({ width: 375, height: 740 })
+  await expect(page.getByRole('button', { name: 'Open Menu' })).toBeVisible()
+  await expect(nav).not.toBeInViewport()
   await context.close()
 })
 

@@ -1,5 +1,5 @@
 import { Menu, X } from 'lucide-react'
-import { lazy, type ReactNode, Suspense, useState } from 'react'
+import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { displayName } from '@/client/lib/display-name'
 import type { CurrentUser } from '@/shared/schemas/auth'
@@ -22,6 +22,14 @@ function isWide(): boolean {
  */
 export function AppShell({ user, children }: { user: CurrentUser; children: ReactNode }) {
   const [open, setOpen] = useState(isWide)
+  // Crossing the breakpoint (a tablet turned, a window resized) gives that width's default:
+  // open beside the page when wide, closed when it would cover the page.
+  useEffect(() => {
+    const wide = window.matchMedia(`(min-width: ${SIDEBAR_OPEN_MIN_WIDTH}px)`)
+    const follow = (e: MediaQueryListEvent) => setOpen(e.matches)
+    wide.addEventListener('change', follow)
+    return () => wide.removeEventListener('change', follow)
+  }, [])
   const hospital = user.hospitalName ?? 'Arogya CRM platform'
   const who = `${displayName(user)} · ${roleLabels[user.role]}`
   return (
