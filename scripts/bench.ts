@@ -8,14 +8,16 @@
 //   BENCH_PATIENTS=5000 BENCH_SECONDS=3 npm run bench      quick run
 //   BENCH_TARGET=/tmp/bench-before npm run bench            another checkout's server
 //   BENCH_PARTS=postgres,pglite npm run bench               only some parts
-// Parts: postgres, instances, compression, pglite, worker. Scratch data only: a database
+// Parts: postgres, instances, compression, pglite, worker, leads (100,000 leads: the list with
+// each filter and /api/stats at 1 connection, a CSV import, signed webhook deliveries). Scratch data only: a database
 // created on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
 import { scenarios } from './bench/measure'
+import { benchLeadsPart, type LeadsResult } from './bench/leads'
 import { benchPglite, type PgliteResult } from './bench/pglite'
 import { benchPostgres, postgresAnswers, type PostgresResult } from './bench/postgres'
-import { machine, report, summaryLine, targets } from './bench/report'
+import { leadsReport, machine, report, summaryLine, targets } from './bench/report'
 import { benchPatients } from './bench/seed'
 import { surnames } from './bench/people'
 import { ensureBuilt } from './bench/server'
@@ -52,6 +54,11 @@ async function main(): Promise<void> {
     console.log('\n== PGlite ==')
     lite = await benchPglite(list, rows, log)
   }
+  let leads: LeadsResult | null = null
+  if (config.parts('leads')) {
+    console.log('\n== Leads (PostgreSQL) ==')
+    if (await postgresAnswers()) leads = await benchLeadsPart(log)
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -63,8 +70,9 @@ async function main(): Promise<void> {
   }
   for (const line of report(list, pgRes, lite, compression)) console.log(line)
   for (const line of targets(pgRes, lite)) console.log(line)
+  if (leads) for (const line of leadsReport(leads)) console.log(line)
   console.log('')
-  console.log(summaryLine(pgRes, lite))
+  console.log(summaryLine(pgRes, lite, leads))
 }
 
 main().catch((error: unknown) => {

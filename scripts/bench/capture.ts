@@ -125,16 +125,20 @@ export interface Statement {
 export interface RequestSql {
   /** Round trips to PostgreSQL during the request, over every connection. */
   roundTrips: number
-  /** The tenant transaction that read patients: BEGIN .. COMMIT as sent. */
+  /** The tenant transaction that read the table: BEGIN .. COMMIT as sent. */
   transaction: Statement[]
 }
 
-/** The SQL of the request whose events are `events` (only that request was running). */
-export function requestSql(events: WireEvent[]): RequestSql {
+/**
+ * The SQL of the request whose events are `events` (only that request was running): the
+ * tenant transaction around its first read of `table`.
+ */
+export function requestSql(events: WireEvent[], table = 'patients'): RequestSql {
   const roundTrips = events.filter((e) => e.kind === 'roundtrip').length
   const statements = events.filter((e) => e.kind === 'sql')
-  const read = statements.findIndex((s) => /from "patients"/i.test(s.text))
-  if (read < 0) throw new Error('bench: the request read no patients')
+  const reads = new RegExp(`from "${table}"`, 'i')
+  const read = statements.findIndex((s) => reads.test(s.text))
+  if (read < 0) throw new Error(`bench: the request read no ${table}`)
   const conn = statements[read]!.conn
   const own = statements.filter((s) => s.conn === conn)
   const at = own.indexOf(statements[read]!)

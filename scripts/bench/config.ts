@@ -18,6 +18,12 @@ export const config = {
   /** Seconds of load per measurement (list, searches, direct SQL, instances). */
   seconds: int('BENCH_SECONDS', 10),
   connections: int('BENCH_CONNECTIONS', 10),
+  /** Leads in the benched hospital for the leads part (issue 8). */
+  leads: int('BENCH_LEADS', 100_000),
+  /** Rows of the CSV the leads part imports through the API. */
+  importRows: int('BENCH_IMPORT_ROWS', 100_000),
+  /** Signed webhook deliveries the leads part posts (20 % of them repeats). */
+  webhooks: int('BENCH_WEBHOOKS', 5_000),
   /** PostgreSQL server to create a scratch database on (dropped at the end). */
   serverUrl:
     process.env.BENCH_DATABASE_URL ||
@@ -28,7 +34,7 @@ export const config = {
    * commit gives the "before" figures: `git worktree add /tmp/bench-before <commit>`.
    */
   target: resolve(process.env.BENCH_TARGET || '.'),
-  /** Comma-separated subset of postgres,instances,pglite,compression,worker (default all). */
+  /** Comma-separated subset of postgres,instances,pglite,compression,worker,leads (default all). */
   parts: (part: string) => parts.length === 0 || parts.includes(part),
   /** The server's log level while benched (each request log line costs CPU). */
   logLevel: process.env.BENCH_LOG_LEVEL || 'warn',

@@ -5,6 +5,7 @@ import type { CodecResult } from './compression'
 import { config } from './config'
 import type { Load } from './load'
 import type { Measured, Scenario } from './measure'
+import type { LeadsResult } from './leads'
 import type { PgliteResult } from './pglite'
 import type { PostgresResult } from './postgres'
 
@@ -210,7 +211,44 @@ export function targets(pgRes: PostgresResult | null, lite: PgliteResult | null)
   return out
 }
 
-export function summaryLine(pgRes: PostgresResult | null, lite: PgliteResult | null): string {
+/** The leads part's table: each request at 1 connection beside its SQL, import, webhook. */
+export function leadsReport(r: LeadsResult): string[] {
+  const out = [
+    '',
+    `Leads (issue 8): ${r.leads.toLocaleString('en-IN')} leads in the benched hospital, PostgreSQL, 1 connection (goal p99 <= 30 ms)`,
+    ...table(
+      ['request', 'req/s', 'p50 ms', 'p99 ms', 'SQL p50', 'SQL p99', 'round trips'],
+      r.requests.map((q) => [
+        q.label,
+        f(q.http.rps, 0),
+        f(q.http.p50),
+        f(q.http.p99),
+        f(q.sql.p50),
+        f(q.sql.p99),
+        String(q.roundTrips),
+      ]),
+    ),
+  ]
+  if (r.import) {
+    const i = r.import
+    out.push(
+      `  CSV import of ${i.rows.toLocaleString('en-IN')} rows: ${i.status} in ${f(i.ms / 1000)} s (${f((i.rows / i.ms) * 1000, 0)} rows/s; ${i.created} new, ${i.merged} merged, ${i.failed} refused; goal <= 10 s)`,
+    )
+  }
+  if (r.webhook) {
+    const w = r.webhook
+    out.push(
+      `  Webhook: ${w.deliveries} signed deliveries (${w.unique} leads, 20 % repeats) acknowledged at ${f(w.ackPerSecond, 0)}/s (p50 ${f(w.ackP50)} ms, p99 ${f(w.ackP99)} ms; goal >= 500/s); all stored ${f(w.storedMs / 1000)} s after the first, once each: ${w.storedOnce}`,
+    )
+  }
+  return out
+}
+
+export function summaryLine(
+  pgRes: PostgresResult | null,
+  lite: PgliteResult | null,
+  leads: LeadsResult | null = null,
+): string {
   const round = (n: number | undefined, digits = 1) =>
     n === undefined || Number.isNaN(n) ? null : Number(n.toFixed(digits))
   const list = pgRes?.http.list
@@ -231,6 +269,19 @@ export function summaryLine(pgRes: PostgresResult | null, lite: PgliteResult | n
     // The embedded database's restart (the issue's "existing DATA_DIR"), else PostgreSQL's.
     restart_ms: round(lite?.restartMs ?? pgRes?.restartMs, 0),
     rss_mb: pgRes || lite ? round(Math.max(lite?.rssMb ?? 0, pgRes?.rssMb ?? 0), 0) : null,
+    ...(leads
+      ? {
+          leads: {
+            count: leads.leads,
+            p99_ms: Object.fromEntries(leads.requests.map((q) => [q.key, round(q.http.p99)])),
+            sql_p99_ms: Object.fromEntries(leads.requests.map((q) => [q.key, round(q.sql.p99)])),
+            import_rows: leads.import?.rows ?? null,
+            import_s: leads.import ? round(leads.import.ms / 1000) : null,
+            webhook_ack_per_s: leads.webhook ? round(leads.webhook.ackPerSecond, 0) : null,
+            webhook_stored_once: leads.webhook?.storedOnce ?? null,
+          },
+        }
+      : {}),
   }
   return `BENCH-SUMMARY ${JSON.stringify(summary)}`
 }

@@ -60,6 +60,10 @@ export const leads = pgTable(
     // Search keys, computed by PostgreSQL (as patients: docs/decisions/011).
     nameSearch: text('name_search').generatedAlwaysAs(searchableName),
     phoneDigits: text('phone_digits').generatedAlwaysAs(sql`regexp_replace(phone, '\\D', '', 'g')`),
+    /** From when a follow-up is counted: the last contact, or the creation if never contacted. */
+    followUpFrom: timestamp('follow_up_from', { withTimezone: true }).generatedAlwaysAs(
+      sql`coalesce(last_contact_at, created_at)`,
+    ),
   },
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.id] }),
@@ -71,21 +75,36 @@ export const leads = pgTable(
     // One lead per phone per hospital; Meta records once per (hospital, lead id).
     uniqueIndex('leads_hospital_phone_idx').on(t.hospitalId, t.phone),
     uniqueIndex('leads_hospital_meta_lead_idx').on(t.hospitalId, t.metaLeadId),
-    // Newest first (the list's order) and its cursor, also per status and per source.
-    index('leads_hospital_recent_idx').on(t.hospitalId, t.createdAt.desc(), t.id.desc()),
+    // Newest first (the list's order: DESC, so NULLS FIRST as ORDER BY ... DESC means) and its
+    // cursor, also per status, per source and per assignee: each filter reads one index range
+    // in order and stops at the page, however many leads match.
+    index('leads_hospital_recent_idx').on(
+      t.hospitalId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
     index('leads_hospital_status_recent_idx').on(
       t.hospitalId,
       t.status,
-      t.createdAt.desc(),
-      t.id.desc(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
     index('leads_hospital_source_recent_idx').on(
       t.hospitalId,
       t.source,
-      t.createdAt.desc(),
-      t.id.desc(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
     ),
-    index('leads_hospital_assignee_idx').on(t.hospitalId, t.assignedToUserId),
+    index('leads_hospital_assignee_recent_idx').on(
+      t.hospitalId,
+      t.assignedToUserId,
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    // Follow-ups due or overdue (GET /api/stats): a range of the waiting leads only.
+    index('leads_hospital_follow_up_idx')
+      .on(t.hospitalId, t.followUpFrom)
+      .where(sql`status in ('contacted', 'follow-up')`),
     index('leads_hospital_name_search_prefix_idx').on(
       t.hospitalId,
       t.nameSearch.op('text_pattern_ops'),

@@ -10,9 +10,13 @@ export type { TenantOptions }
 /** The acting member without the database handle: for work inside an open transaction. */
 export type Actor = Omit<TenantOptions, 'db'>
 
-/** The lead's own columns, without the generated search keys: what queries select. */
-type SearchKey = 'nameSearch' | 'phoneDigits'
-const searchKeys: readonly string[] = ['nameSearch', 'phoneDigits'] satisfies SearchKey[]
+/** The lead's own columns, without the generated keys (search, follow-ups): what queries select. */
+type SearchKey = 'nameSearch' | 'phoneDigits' | 'followUpFrom'
+const searchKeys: readonly string[] = [
+  'nameSearch',
+  'phoneDigits',
+  'followUpFrom',
+] satisfies SearchKey[]
 export const leadColumns = Object.fromEntries(
   Object.entries(getTableColumns(leads)).filter(([key]) => !searchKeys.includes(key)),
 ) as Omit<ReturnType<typeof getTableColumns<typeof leads>>, SearchKey>

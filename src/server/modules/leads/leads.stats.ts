@@ -1,7 +1,7 @@
 import { eq, sql } from 'drizzle-orm'
 import { DEFAULT_TIME_ZONE } from '../../../shared/dates'
 import { DEFAULT_FOLLOW_UP_DAYS, type Stats } from '../../../shared/schemas/leads'
-import type { AppDb } from '../../db/client'
+import type { AppDb, Tx } from '../../db/client'
 import { hospitals } from '../../db/schema/hospitals'
 import { communications, leads, leadSettings } from '../../db/schema/leads'
 import { withPlatform, withTenant } from '../../db/tenant'
@@ -15,6 +15,23 @@ export async function timeZoneOf(db: AppDb, hospitalId: string): Promise<string>
   return row?.tz ?? DEFAULT_TIME_ZONE
 }
 
+interface StatsRow {
+  total: number
+  new: number
+  converted: number
+  followUps: number
+  overdue: number
+  lastWeek: number
+  weekBefore: number
+  today: number
+  followUpDays: number
+  unread: number
+}
+
+async function rowsOf<T>(tx: Tx, query: ReturnType<typeof sql>): Promise<T[]> {
+  return ((await tx.execute(query)) as unknown as { rows: T[] }).rows
+}
+
 /** a as a percentage of b, to `decimals` places; 0 when b is 0. */
 function percent(a: number, b: number, decimals: number): number {
   if (!b) return 0
@@ -26,37 +43,50 @@ function percent(a: number, b: number, decimals: number): number {
  * GET /api/stats (shared/schemas/leads.ts defines each figure). Days are the hospital's
  * calendar days: "today" starts at its midnight, and a follow-up is due on the day
  * `followUpDays` after the local day of the last contact (or of the creation, if never
- * contacted). One pass over the hospital's leads with FILTER aggregates, the follow-up days
- * and the unread count as InitPlans.
+ * contacted), that is when `follow_up_from` is before the local midnight `followUpDays - 1`
+ * days ago. Each figure reads an index range, not every lead: the status counts one pass over
+ * the (hospital, status) index, the follow-ups a range of the waiting leads' index, the trends
+ * the last 14 days of the creation index (issue 8 bench: 100,000 leads in 236 → about 15 ms).
  */
 export async function leadStats(opts: TenantOptions): Promise<Stats> {
   const tz = await timeZoneOf(opts.db, opts.hospitalId)
-  const today = sql`(now() at time zone ${tz})::date`
-  const dayStart = (daysAgo: number) =>
-    sql`((now() at time zone ${tz})::date - ${daysAgo}::int)::timestamp at time zone ${tz}`
-  const days = sql`coalesce((select ${leadSettings.followUpDays} from ${leadSettings}), ${DEFAULT_FOLLOW_UP_DAYS}::int)`
-  const dueDay = sql`((coalesce(${leads.lastContactAt}, ${leads.createdAt}) at time zone ${tz})::date + ${days})`
+  const midnight = (daysAgo: ReturnType<typeof sql>) =>
+    sql`((now() at time zone ${tz})::date - ${daysAgo})::timestamp at time zone ${tz}`
+  const days = sql`(select days from settings)`
   const waiting = sql`${leads.status} in ('contacted', 'follow-up')`
-  const n = (condition: ReturnType<typeof sql>) =>
-    sql<number>`(count(*) filter (where ${condition}))::int`
+  const dueBefore = midnight(sql`(${days} - 1)`)
+  const overdueBefore = midnight(days)
 
   const [row] = await withTenant(opts.db, opts, (tx) =>
-    tx
-      .select({
-        total: sql<number>`count(*)::int`,
-        new: n(sql`${leads.status} = 'new'`),
-        converted: n(sql`${leads.status} = 'converted'`),
-        followUps: n(sql`${waiting} and ${dueDay} <= ${today}`),
-        overdue: n(sql`${waiting} and ${dueDay} < ${today}`),
-        lastWeek: n(sql`${leads.createdAt} >= ${dayStart(6)}`),
-        weekBefore: n(
-          sql`${leads.createdAt} >= ${dayStart(13)} and ${leads.createdAt} < ${dayStart(6)}`,
-        ),
-        today: n(sql`${leads.createdAt} >= ${dayStart(0)}`),
-        followUpDays: sql<number>`(${days})::int`,
-        unread: sql<number>`(select count(*) from ${communications} where ${communications.direction} = 'inbound' and ${communications.readAt} is null)::int`,
-      })
-      .from(leads),
+    rowsOf<StatsRow>(
+      tx,
+      sql`with settings as (
+            select coalesce((select ${leadSettings.followUpDays} from ${leadSettings}), ${DEFAULT_FOLLOW_UP_DAYS}::int) as days
+          ),
+          by_status as (
+            select ${leads.status} as status, count(*)::int as n from ${leads} group by ${leads.status}
+          ),
+          follow_ups as (
+            select count(*)::int as due,
+                   (count(*) filter (where ${leads.followUpFrom} < ${overdueBefore}))::int as overdue
+            from ${leads} where ${waiting} and ${leads.followUpFrom} < ${dueBefore}
+          ),
+          recent as (
+            select (count(*) filter (where ${leads.createdAt} >= ${midnight(sql`6`)}))::int as last_week,
+                   (count(*) filter (where ${leads.createdAt} < ${midnight(sql`6`)}))::int as week_before,
+                   (count(*) filter (where ${leads.createdAt} >= ${midnight(sql`0`)}))::int as today
+            from ${leads} where ${leads.createdAt} >= ${midnight(sql`13`)}
+          )
+          select (select coalesce(sum(n), 0) from by_status)::int as "total",
+                 (select coalesce(sum(n), 0) from by_status where status = 'new')::int as "new",
+                 (select coalesce(sum(n), 0) from by_status where status = 'converted')::int as "converted",
+                 follow_ups.due as "followUps", follow_ups.overdue as "overdue",
+                 recent.last_week as "lastWeek", recent.week_before as "weekBefore",
+                 recent.today as "today", (select days from settings)::int as "followUpDays",
+                 (select count(*) from ${communications}
+                  where ${communications.direction} = 'inbound' and ${communications.readAt} is null)::int as "unread"
+          from follow_ups, recent`,
+    ),
   )
   const s = row ?? {
     total: 0,
