@@ -4,6 +4,7 @@ import { Worker } from '../../src/server/jobs/worker'
 import { signMetaBody } from '../../src/server/integrations/meta/signature'
 import { META_FETCH_LEAD_JOB } from '../../src/server/modules/meta/meta-jobs'
 import { WEBHOOK_REFUSALS_PER_WINDOW } from '../../src/server/modules/meta/webhook.routes'
+import { PAGE_ROUTE_TTL_MS } from '../../src/server/modules/meta/webhook.service'
 import { fakeLead, type FakeGraph, graphErrors, startFakeGraph } from '../support/fakes/meta-graph'
 import { expectError } from '../support/http'
 import { uniqueMobile } from '../support/leads'
@@ -349,4 +350,31 @@ describe('meta_pages (platform routing table)', () => {
     expect(seen.own).toEqual([{ hospital_id: hospitalA }])
     expect(seen.stolen).toBe(0)
   })
+})
+
+describe('a new app secret', () => {
+  it('is used within PAGE_ROUTE_TTL_MS, and the old one is refused from then on', async () => {
+    const adminB = await login(t.app, demoEmail('admin', 'smiledental'))
+    const lead = addLead(B, { full_name: 'Rotated', phone_number: uniqueMobile(93_000) })
+    const body = leadgenDelivery([{ pageId: B.page, leadgenId: lead.id }])
+    expect((await postWebhook(t.app, body, B.secret)).statusCode).toBe(200) // route cached
+    const rotated = 'app-secret-of-hospital-b-0003'
+    graph.pages.get(B.page)!.appSecret = rotated
+    const saved = await metaCall(t.app, adminB, 'PUT', '/api/integrations/meta', {
+      appSecret: rotated,
+    })
+    expect(saved.statusCode, saved.body).toBe(200)
+    const deadline = Date.now() + PAGE_ROUTE_TTL_MS + 2_000
+    // Refused meanwhile (403, which Meta retries), from an address of its own: at most 15
+    // refusals, under the per-IP limit.
+    while ((await postWebhook(t.app, body, rotated, {}, '198.51.100.31')).statusCode !== 200) {
+      if (Date.now() > deadline) throw new Error('the new app secret was never accepted')
+      await new Promise((r) => setTimeout(r, 500))
+    }
+    expectError(await postWebhook(t.app, body, B.secret, {}, '198.51.100.30'), 403)
+    await drainJobs()
+    expect(await leadsWithMetaId(lead.id)).toEqual([
+      { hospital_id: hospitalB, name: 'Rotated', source: 'meta-facebook' },
+    ])
+  }, 20_000)
 })
