@@ -34,7 +34,16 @@ if (stale('dist/server/index.mjs', Math.max(newest('src/server'), shared))) {
   run(['run', 'build:server'])
 }
 
-const server = spawnSync(process.execPath, ['--enable-source-maps', 'dist/server/index.mjs'], {
-  stdio: 'inherit',
-})
+// The old generation capped at 1 GB: V8 then grows it by at most 1.6x the live heap between
+// full collections instead of 4x, which kept the server (60 to 80 MB live) under 300 MB of
+// RSS (docs/decisions/017-memory.md). A --max-old-space-size in NODE_OPTIONS wins.
+// scripts/bench/server.ts starts the server with the same options.
+const heap = /--max-old-space-size/.test(process.env.NODE_OPTIONS ?? '')
+  ? []
+  : ['--max-old-space-size=1024']
+const server = spawnSync(
+  process.execPath,
+  ['--enable-source-maps', ...heap, 'dist/server/index.mjs'],
+  { stdio: 'inherit' },
+)
 process.exit(server.status ?? 0)

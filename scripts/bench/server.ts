@@ -7,6 +7,8 @@ import { join } from 'node:path'
 import { DEMO_PASSWORD, config } from './config'
 
 export const AUTH_SECRET = 'bench-secret-bench-secret-bench-secret-0123456789'
+/** Production on PostgreSQL needs a shared key for hospitals' secrets (32 bytes, base64). */
+export const SECRETS_KEY = Buffer.alloc(32, 7).toString('base64')
 
 function newest(dir: string): number {
   let latest = 0
@@ -95,22 +97,28 @@ export async function startServer(options: ServerOptions): Promise<Server> {
     PORT: String(port),
     DATA_DIR: options.dataDir,
     BETTER_AUTH_SECRET: AUTH_SECRET,
+    SECRETS_KEY,
     LOG_LEVEL: config.logLevel,
     LOG_FORMAT: 'json',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),
     ...options.env,
   }
   const started = performance.now()
+  // The built server with the node options scripts/start.mjs gives it (decision 017).
   const child = options.command
     ? spawn(process.execPath, options.command(port), {
         env,
         stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
       })
-    : spawn(process.execPath, ['--enable-source-maps', 'dist/server/index.mjs'], {
-        cwd: config.target,
-        env,
-        stdio: ['ignore', 'pipe', 'pipe'],
-      })
+    : spawn(
+        process.execPath,
+        ['--enable-source-maps', '--max-old-space-size=1024', 'dist/server/index.mjs'],
+        {
+          cwd: config.target,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      )
   let output = ''
   const keep = (chunk: Buffer) => {
     output = (output + chunk.toString()).slice(-8000)

@@ -6,6 +6,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import pg from 'pg'
 import { beginEmbeddedInit } from './embedded-init'
+import { embeddedStartParams, compileWasmWithBaselineOnly } from './embedded-memory'
 import { applyMigrations } from './migrate'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
@@ -116,9 +117,11 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   const made = options.dataDir
     ? beginEmbeddedInit(options.dataDir, Boolean(options.restoreFrom))
     : undefined
+  compileWasmWithBaselineOnly()
   const client = await PGlite.create({
     dataDir: options.dataDir,
     extensions: { pg_trgm },
+    startParams: embeddedStartParams(),
     ...(options.restoreFrom ? { loadDataDir: new Blob([Buffer.from(options.restoreFrom)]) } : {}),
   })
   made?.()
