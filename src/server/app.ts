@@ -1,5 +1,4 @@
 import type { Writable } from 'node:stream'
-import compress from '@fastify/compress'
 import helmet from '@fastify/helmet'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type CachedActor, registerAccessControl, type SessionDeps } from './auth/access'
@@ -16,6 +15,7 @@ import {
   type ThrottlePolicy,
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
+import { registerCompression } from './http/compress'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { healthRoutes } from './http/health'
 import { type LogFormat, loggerOptions } from './http/logging'
@@ -130,10 +130,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hsts: false,
   })
   registerSecurityHeaders(app, options.baseURL)
-  // Measured on a 30-row patient page (20 KB JSON, 2026-11-23): gzip level 1 → 1,696 B in
-  // 99 µs, level 6 → 1,612 B in 119 µs; brotli 4 (the plugin's default) → 1,337 B in 87 µs,
-  // brotli 11 → 1,241 B in 9.8 ms. Level 1 gzip and brotli 4 cost less CPU than they save.
-  await app.register(compress, { global: true, threshold: 1024, zlibOptions: { level: 1 } })
+  // gzip level 1 and brotli 4 over 1 KB, buffered bodies compressed synchronously (decision 012).
+  await registerCompression(app)
   // Per-IP route limits in PostgreSQL, shared by every instance (docs/decisions/008).
   await registerRateLimits(app, db)
   registerSameOriginGuard(app, options.baseURL)
