@@ -23,9 +23,24 @@ export const leadColumns = Object.fromEntries(
 export type LeadRow = Omit<typeof leads.$inferSelect, SearchKey>
 export type CommunicationRow = typeof communications.$inferSelect
 
+/** Field by field, as toPatient: spreading drizzle's row cost about 7 µs a lead. */
 export function toLead(row: LeadRow, names: Map<string, string>): Lead {
   return {
-    ...row,
+    id: row.id,
+    hospitalId: row.hospitalId,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    status: row.status,
+    source: row.source,
+    priority: row.priority,
+    serviceInterest: row.serviceInterest,
+    campaign: row.campaign,
+    notes: row.notes,
+    metaLeadId: row.metaLeadId,
+    metaFormId: row.metaFormId,
+    assignedToUserId: row.assignedToUserId,
+    patientId: row.patientId,
     assignedToName: row.assignedToUserId ? (names.get(row.assignedToUserId) ?? null) : null,
     lastContactAt: row.lastContactAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),

@@ -50,13 +50,31 @@ export interface TenantOptions {
   impersonatorUserId?: string | null | undefined
 }
 
+/**
+ * A row as the API sends it. Written out field by field: spreading drizzle's row (built key by
+ * key) cost about 7 µs a patient, a third of the Node CPU of a page of 30 beside the query.
+ */
 export function toPatient(row: PatientRow): Patient {
   const { firstName, lastName } = splitName(row.name)
   return {
-    ...row,
+    id: row.id,
+    hospitalId: row.hospitalId,
+    patientNumber: row.patientNumber,
+    name: row.name,
     firstName,
     lastName,
+    email: row.email,
+    phone: row.phone,
     gender: row.gender ?? null,
+    dateOfBirth: row.dateOfBirth,
+    dateOfBirthEstimated: row.dateOfBirthEstimated,
+    address: row.address,
+    emergencyContact: row.emergencyContact,
+    insuranceProvider: row.insuranceProvider,
+    insuranceNumber: row.insuranceNumber,
+    medicalHistory: row.medicalHistory,
+    allergies: row.allergies,
+    abhaNumber: row.abhaNumber,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }
