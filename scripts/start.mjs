@@ -30,7 +30,11 @@ if (
   console.log('Building the web client...')
   run(['run', 'build:client'])
 }
-if (stale('dist/server/index.mjs', Math.max(newest('src/server'), shared))) {
+// The server bundle holds its npm packages too: an npm install makes it stale.
+const installed = existsSync('node_modules/.package-lock.json')
+  ? statSync('node_modules/.package-lock.json').mtimeMs
+  : 0
+if (stale('dist/server/index.mjs', Math.max(newest('src/server'), shared, installed))) {
   run(['run', 'build:server'])
 }
 

@@ -20,6 +20,12 @@ function newest(dir: string): number {
   return latest
 }
 
+/** When the checkout's packages were last installed: the server bundle includes them. */
+function installedAt(root: string): number {
+  const file = join(root, 'node_modules/.package-lock.json')
+  return existsSync(file) ? statSync(file).mtimeMs : 0
+}
+
 function stale(built: string, sources: number): boolean {
   return !existsSync(built) || statSync(built).mtimeMs < sources
 }
@@ -39,7 +45,7 @@ export function ensureBuilt(root: string): void {
       'build:server',
       stale(
         join(root, 'dist/server/index.mjs'),
-        Math.max(shared, newest(join(root, 'src/server'))),
+        Math.max(shared, newest(join(root, 'src/server')), installedAt(root)),
       ),
     ],
   ]
