@@ -18,6 +18,12 @@ export const config = {
   /** Seconds of load per measurement (list, searches, direct SQL, instances). */
   seconds: int('BENCH_SECONDS', 10),
   connections: int('BENCH_CONNECTIONS', 10),
+  /**
+   * Seconds of load before each measured figure. A freshly restarted server spent its first
+   * seconds compiling hot code (TurboFan): with 1 s the first figure measured, the list, ran
+   * at about 360 req/s and the same list later in the run at about 620.
+   */
+  warmup: int('BENCH_WARMUP', 3),
   /** Leads in the benched hospital for the leads part (issue 8). */
   leads: int('BENCH_LEADS', 100_000),
   /** Rows of the CSV the leads part imports through the API. */

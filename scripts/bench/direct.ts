@@ -3,6 +3,7 @@
 // it, for `seconds`. The gap to the HTTP figures is what HTTP, auth and JSON add.
 import pg from 'pg'
 import type { Statement } from './capture'
+import { config } from './config'
 import { type Load, summarise } from './load'
 
 export async function runDirect(
@@ -27,7 +28,13 @@ export async function runDirect(
     return performance.now() - t0
   }
   try {
-    for (const c of clients) await once(c) // warm up each connection
+    // Warmed up like the HTTP figures (BENCH_WARMUP s), latencies not kept.
+    const warm = performance.now() + config.warmup * 1000
+    await Promise.all(
+      clients.map(async (c) => {
+        while (performance.now() < warm) await once(c)
+      }),
+    )
     const until = performance.now() + seconds * 1000
     await Promise.all(
       clients.map(async (c) => {

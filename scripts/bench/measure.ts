@@ -73,12 +73,12 @@ export interface LoadOptions {
   seconds?: number
 }
 
-/** A short warm-up, then `connections` split evenly between the servers. */
+/** A warm-up (BENCH_WARMUP s), then `connections` split evenly between the servers. */
 export async function measure(opts: LoadOptions): Promise<Measured> {
   const seconds = opts.seconds ?? config.seconds
   const per = Math.ceil(config.connections / opts.servers.length)
   const targets = opts.servers.map((s) => ({ url: s.url + opts.path, connections: per }))
-  await load(targets, opts.cookie, 1, opts.encoding)
+  await load(targets, opts.cookie, config.warmup, opts.encoding)
   const server0 = opts.servers.reduce((sum, s) => sum + cpuMs(s.pid), 0)
   const pids = opts.dbPids ? await opts.dbPids() : []
   const db0 = pids.reduce((sum, p) => sum + cpuMs(p), 0)
