@@ -30,7 +30,19 @@ const honorifics = new Set([
 
 /** 'Dr.', 'dr', 'Smt.', '(Mrs.)' are titles; 'Meera' is not. */
 export function isHonorific(word: string): boolean {
-  return honorifics.has(word.toLowerCase().replace(/[.,()]/g, ''))
+  const lower = word.toLowerCase()
+  // Most words have no punctuation to drop: no replace for them (a page of patients splits 30).
+  return honorifics.has(/[.,()]/.test(lower) ? lower.replace(/[.,()]/g, '') : lower)
+}
+
+/** 'Dr.Meera' is written as one word: its title and its name, else the word alone. */
+function partTitle(word: string): string[] {
+  // Only a word with a dot can hold a joined title (the list's names mostly have none).
+  if (!word.includes('.')) return [word]
+  const joined = /^([^.\s]+\.)(\p{L}\S*)$/u.exec(word)
+  return joined && isHonorific(joined[1] ?? '') && !isHonorific(joined[2] ?? '')
+    ? [joined[1] ?? '', joined[2] ?? '']
+    : [word]
 }
 
 /**
@@ -44,17 +56,10 @@ export function splitName(name: string): {
   firstName: string
   lastName: string
 } {
-  // 'Dr.Meera' is written as one word: part the title from the name.
-  const words = name
-    .trim()
-    .split(/\s+/)
-    .flatMap((w) => {
-      const joined = /^([^.\s]+\.)(\p{L}\S*)$/u.exec(w)
-      return joined && isHonorific(joined[1] ?? '') && !isHonorific(joined[2] ?? '')
-        ? [joined[1] ?? '', joined[2] ?? '']
-        : [w]
-    })
-    .filter((w) => w !== '')
+  const words: string[] = []
+  for (const w of name.trim().split(/\s+/)) {
+    for (const part of partTitle(w)) if (part !== '') words.push(part)
+  }
   let titles = 0
   while (titles < words.length && isHonorific(words[titles] ?? '')) titles++
   if (titles === words.length) titles = 0
