@@ -21,7 +21,9 @@ const bytesFn = new RegExp(
   `bytes\\((${id})\\)\\{let (${id})=(${id})\\(this,(${id})\\)\\.buffer\\.slice\\(\\3\\(this,(${id})\\),\\3\\(this,\\5\\)\\+\\1\\);return (${id})\\(this,\\5,\\3\\(this,\\5\\)\\+\\1\\),new Uint8Array\\(\\2\\)\\}`,
 )
 // string(t){return G(this,DECODER).decode(this.bytes(t))}
-const stringFn = new RegExp(`string\\((${id})\\)\\{return (${id})\\(this,(${id})\\)\\.decode\\(this\\.bytes\\(\\1\\)\\)\\}`)
+const stringFn = new RegExp(
+  `string\\((${id})\\)\\{return (${id})\\(this,(${id})\\)\\.decode\\(this\\.bytes\\(\\1\\)\\)\\}`,
+)
 const PATCHED = '.decode(new Uint8Array('
 
 /** The patched text of one built file, or null when it holds no reader to patch. */

@@ -52,7 +52,10 @@ describe('patchSource', () => {
         new WeakMap(),
         new WeakMap(),
         new WeakMap(),
-      ) as new (buf: ArrayBuffer) => { string: (n: number) => string; bytes: (n: number) => Uint8Array }
+      ) as new (buf: ArrayBuffer) => {
+        string: (n: number) => string
+        bytes: (n: number) => Uint8Array
+      }
     const text = 'Sanjeevani क्लिनिक · ₹1,200 🙂'
     const encoded = new TextEncoder().encode(`${text}|tail`)
     const lengthOfText = new TextEncoder().encode(text).length
