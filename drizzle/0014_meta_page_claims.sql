@@ -1,0 +1,2 @@
+-- Placeholder: filled by the slice that owns this migration.
+SELECT 1;
