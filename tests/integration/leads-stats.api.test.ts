@@ -47,9 +47,12 @@ async function addLead(
   phone++
   const [row] = await queryRows<{ id: string }>(
     t.db,
-    sql`insert into leads (hospital_id, name, phone, status, source, created_at, updated_at, last_contact_at)
+    // A converted lead points at its patient (CHECK leads_converted_patient_check, 0015).
+    sql`insert into leads (hospital_id, name, phone, status, source, created_at, updated_at, last_contact_at, patient_id)
         values (${hospitalId}, ${name}, ${`+91${phone}`}, ${status}, 'manual', ${created}, ${created},
-                ${lastContact ?? sql`null`})
+                ${lastContact ?? sql`null`},
+                case when ${status} = 'converted'
+                  then (select id from patients where hospital_id = ${hospitalId} order by id limit 1) end)
         returning id`,
   )
   return row!.id

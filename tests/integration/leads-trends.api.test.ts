@@ -62,8 +62,11 @@ async function addLead(
   phone++
   await queryRows(
     t.db,
-    sql`insert into leads (hospital_id, name, phone, status, source, created_at, updated_at)
-        values (${hospital}, 'Trend lead', ${`+91${phone}`}, ${status}, ${source}, ${created}, ${created})`,
+    // A converted lead points at its patient (CHECK leads_converted_patient_check, 0015).
+    sql`insert into leads (hospital_id, name, phone, status, source, created_at, updated_at, patient_id)
+        values (${hospital}, 'Trend lead', ${`+91${phone}`}, ${status}, ${source}, ${created}, ${created},
+                case when ${status} = 'converted'
+                  then (select id from patients where hospital_id = ${hospital} order by id limit 1) end)`,
   )
 }
 

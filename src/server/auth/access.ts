@@ -103,6 +103,15 @@ function toActor(s: CachedActor): Actor {
   }
 }
 
+/**
+ * The role a user acts with. A value not in the list (a typo, a role from a newer build,
+ * better-auth's 'user') gets the least privilege, never more: users.role has a CHECK
+ * constraint (migration 0015), so this is the second line of defence.
+ */
+export function roleOf(value: unknown): Role {
+  return roles.includes(value as Role) ? (value as Role) : 'viewer'
+}
+
 /** What better-auth's getSession found, as an actor (null: suspended or inactive). */
 function fromSession(result: {
   session: { id: string; createdAt: Date; expiresAt: Date }
@@ -111,7 +120,7 @@ function fromSession(result: {
   const u = result.user as typeof result.user & Record<string, unknown>
   if (u.banned === true || u.isActive === false) return null
   const impersonatedBy = (result.session as { impersonatedBy?: unknown }).impersonatedBy
-  const role = roles.includes(u.role as Role) ? (u.role as Role) : 'viewer'
+  const role = roleOf(u.role)
   return {
     userId: u.id,
     email: u.email,

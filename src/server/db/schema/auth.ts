@@ -1,4 +1,5 @@
-import { boolean, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { sql } from 'drizzle-orm'
+import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { hospitals } from './hospitals'
 
 /**
@@ -31,7 +32,14 @@ export const user = pgTable(
     isActive: boolean('is_active').notNull().default(true),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
   },
-  (t) => [index('users_hospital_idx').on(t.hospitalId)],
+  (t) => [
+    index('users_hospital_idx').on(t.hospitalId),
+    // The roles of src/shared/roles.ts (migration 0015; constraints.api.test.ts keeps them equal).
+    check(
+      'users_role_check',
+      sql`role in ('super_admin', 'admin', 'doctor', 'nurse', 'receptionist', 'viewer')`,
+    ),
+  ],
 )
 
 export const session = pgTable(

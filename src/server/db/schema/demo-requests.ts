@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import { index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import { check, index, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
 import { demoRequestSources, preferredTimes } from '../../../shared/schemas/demo-requests'
 
 /**
@@ -23,5 +23,13 @@ export const demoRequests = pgTable(
     source: text('source', { enum: demoRequestSources }).notNull().default('landing'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [index('demo_requests_created_idx').on(t.createdAt, t.id)],
+  (t) => [
+    index('demo_requests_created_idx').on(t.createdAt, t.id),
+    // The lists of shared/schemas/demo-requests.ts (migration 0015; constraints.api.test.ts).
+    check(
+      'demo_requests_preferred_time_check',
+      sql`preferred_time in ('any', 'morning', 'afternoon', 'evening')`,
+    ),
+    check('demo_requests_source_check', sql`source in ('landing', 'pricing', 'add-ons')`),
+  ],
 )

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  check,
   foreignKey,
   index,
   integer,
@@ -114,6 +115,18 @@ export const leads = pgTable(
       t.hospitalId,
       t.phoneDigits.op('text_pattern_ops'),
     ),
+    // The lists of shared/schemas/leads.ts, and the state machine's rule that a lead is
+    // converted exactly when it points at its patient (migration 0015; constraints.api.test.ts).
+    check(
+      'leads_status_check',
+      sql`status in ('new', 'contacted', 'follow-up', 'converted', 'rejected')`,
+    ),
+    check(
+      'leads_source_check',
+      sql`source in ('meta-facebook', 'meta-instagram', 'google-ads', 'referral', 'manual', 'walk-in', 'csv-import')`,
+    ),
+    check('leads_priority_check', sql`priority in ('high', 'medium', 'low')`),
+    check('leads_converted_patient_check', sql`(status = 'converted') = (patient_id is not null)`),
   ],
 )
 
@@ -147,6 +160,15 @@ export const communications = pgTable(
     index('communications_hospital_unread_idx')
       .on(t.hospitalId)
       .where(sql`direction = 'inbound' and read_at is null`),
+    check(
+      'communications_type_check',
+      sql`type in ('email', 'phone', 'call', 'whatsapp', 'sms', 'system')`,
+    ),
+    check('communications_direction_check', sql`direction in ('inbound', 'outbound')`),
+    check(
+      'communications_status_check',
+      sql`status in ('sent', 'delivered', 'read', 'failed', 'received', 'logged')`,
+    ),
   ],
 )
 

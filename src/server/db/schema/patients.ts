@@ -1,6 +1,7 @@
 import { getTableColumns, sql } from 'drizzle-orm'
 import {
   boolean,
+  check,
   date,
   foreignKey,
   index,
@@ -100,6 +101,10 @@ export const patients = pgTable(
     ).map(([name, column]) =>
       index(`patients_hospital_${name}_prefix_idx`).on(t.hospitalId, column.op('text_pattern_ops')),
     ),
+    // genders (shared/schemas/patients.ts) and the ABHA number as the API stores it,
+    // 12-3456-7890-1234 (migration 0015; constraints.api.test.ts).
+    check('patients_gender_check', sql`gender in ('male', 'female', 'other', 'prefer_not_to_say')`),
+    check('patients_abha_number_check', sql`abha_number ~ '^[0-9]{2}-[0-9]{4}-[0-9]{4}-[0-9]{4}$'`),
   ],
 )
 
