@@ -27,6 +27,7 @@ import { createMailer, type Mailer } from './integrations/email/mailer'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
+import { metaAdminRoutes } from './modules/meta/meta-admin.routes'
 import { metaRoutes } from './modules/meta/meta.routes'
 import { metaWebhookRoutes } from './modules/meta/webhook.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
@@ -58,6 +59,8 @@ export interface AppOptions {
   authRateLimit?: boolean
   /** Meta's Graph API (env META_GRAPH_URL, META_GRAPH_VERSION); graph.facebook.com v21.0 by default. */
   metaGraph?: { baseUrl: string; version: string } | undefined
+  /** Accepted Meta leadgen changes per hospital and minute (env META_WEBHOOK_CHANGES_PER_MINUTE). */
+  metaWebhookChangesPerMinute?: number | undefined
   /** SMTP URL; without it emails go to the sandbox outbox. */
   smtpUrl?: string | undefined
   mailFrom?: string
@@ -157,8 +160,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
-  metaRoutes(app, { db, graph: options.metaGraph })
-  metaWebhookRoutes(app, { db, graph: options.metaGraph })
+  metaRoutes(app, { db, graph: options.metaGraph, mailer })
+  metaWebhookRoutes(app, {
+    db,
+    graph: options.metaGraph,
+    changesPerMinute: options.metaWebhookChangesPerMinute,
+  })
+  metaAdminRoutes(app, { db })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
 

@@ -118,12 +118,17 @@ const envShape = z.object({
   JOBS_WORKER: boolString.default(true),
   /** Jobs one worker runs at once on PostgreSQL (the embedded database runs one at a time). */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
-  /** Meta's Graph API for lead ads (tests point it at a local fake). */
+  /** Meta's Graph API for lead ads (tests point it at a local fake); https in production. */
   META_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
   META_GRAPH_VERSION: z
     .string()
     .regex(/^v\d{1,3}\.\d{1,2}$/, { message: 'must look like v21.0' })
     .default('v21.0'),
+  /**
+   * Leadgen changes Meta's webhook may add per hospital and minute (each becomes a lead fetch
+   * job); a delivery over it gets 429 and nothing of it is stored (docs/decisions/021).
+   */
+  META_WEBHOOK_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),
@@ -137,6 +142,14 @@ export const envSchema = envShape
         path: ['BASE_URL'],
         message:
           'required with NODE_ENV=production (links in emails and the allowed origin come from it)',
+      })
+    }
+    if (env.NODE_ENV === 'production' && new URL(env.META_GRAPH_URL).protocol !== 'https:') {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['META_GRAPH_URL'],
+        message:
+          'must be an https:// URL with NODE_ENV=production (page access tokens travel in its requests); http:// is for a local fake in development and tests',
       })
     }
   })

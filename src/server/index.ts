@@ -93,6 +93,7 @@ function serverOf(url: string): string {
 const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION }
 const { app, auth, drain } = await buildApp({
   metaGraph,
+  metaWebhookChangesPerMinute: env.META_WEBHOOK_CHANGES_PER_MINUTE,
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
   baseURL: env.BASE_URL,

@@ -116,6 +116,7 @@ describe('connection', () => {
       verifyToken: { set: true, last4: '2026' },
       status: 'ok',
       lastError: null,
+      webhookError: null,
       lastSyncAt: null,
       webhookReady: false,
     })
@@ -195,7 +196,7 @@ describe('connection', () => {
     expect(cleared.appSecret.set).toBe(true)
   })
 
-  it('refuses bad input and another hospital taking a connected page', async () => {
+  it('refuses bad input; another hospital takes a connected page only by proving it', async () => {
     const page = addPage([])
     await connect(admin, { pageId: page.id, pageAccessToken: TOKEN, appSecret: APP_SECRET })
     await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')
@@ -214,12 +215,18 @@ describe('connection', () => {
       400,
       'VALIDATION',
     )
-    // Another hospital holding the same page's token may save it, but not take its webhook.
-    await connect(adminB, { pageId: page.id, pageAccessToken: TOKEN, appSecret: APP_SECRET })
-    const taken = await metaCall(t.app, adminB, 'POST', '/api/integrations/meta/test')
-    expectError(taken, 409, 'CONFLICT')
+    // Another hospital saving the page takes nothing; with a token of another app's secret,
+    // Test Connection fails and still takes nothing (meta-claims.api.test.ts: takeovers).
+    await connect(adminB, {
+      pageId: page.id,
+      pageAccessToken: TOKEN,
+      appSecret: 'the-secret-of-another-app-0000',
+    })
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    expectError(await metaCall(t.app, adminB, 'POST', '/api/integrations/meta/test'), 400)
     expect(await routeOf(page.id)).toBe(hospitalA)
     expect(metaConnectionView.parse(await viewOf(adminB)).webhookReady).toBe(false)
+    expect(metaConnectionView.parse(await viewOf(admin)).webhookReady).toBe(true)
     await connect(adminB, { pageId: '', pageAccessToken: '', appSecret: '' })
   })
 
@@ -285,10 +292,42 @@ describe('Test Connection', () => {
       502,
     )
     expect(body.message).toMatch(/^Meta API Error: Unsupported get request/)
-    // A wrong app secret makes the fake refuse the proof.
-    await connect(admin, { appSecret: 'not-the-real-app-secret-000' })
-    expectError(await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test'), 502)
-    graph.shapeErrors.length = 0
+  })
+
+  it('proves the app secret: Graph refusing the appsecret_proof is a clear 400, and nothing is routed', async () => {
+    const page = addPage([])
+    await connect(admin, { pageId: page.id, pageAccessToken: TOKEN, appSecret: APP_SECRET })
+    expect((await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')).statusCode).toBe(
+      200,
+    )
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    // A new app secret is unproven: the route goes at once, until Test Connection proves it.
+    const saved = await connect(admin, { appSecret: 'not-the-real-app-secret-000' })
+    expect(saved.webhookReady).toBe(false)
+    expect(await routeOf(page.id)).toBeUndefined()
+    const body = expectError(
+      await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test'),
+      400,
+    )
+    expect(body.message).toBe(
+      "Meta API Error: Invalid appsecret_proof provided in the API argument. The App Secret is not the secret of the Meta app this page access token was made for: copy it from the app's dashboard (App settings → Basic), save it and run Test Connection again.",
+    )
+    const view = metaConnectionView.parse(await viewOf(admin))
+    expect([view.status, view.lastError, view.webhookReady]).toEqual([
+      'needs_attention',
+      body.message,
+      false,
+    ])
+    expect(await routeOf(page.id)).toBeUndefined()
+    // The right one: proven, routed, and the mark is gone.
+    await connect(admin, { appSecret: APP_SECRET })
+    expect((await metaCall(t.app, admin, 'POST', '/api/integrations/meta/test')).statusCode).toBe(
+      200,
+    )
+    expect(await routeOf(page.id)).toBe(hospitalA)
+    expect(metaConnectionView.parse(await viewOf(admin)).status).toBe('ok')
+    // We always send the proof; a wrong one is Meta's answer, not a shape error of ours.
+    expect(graph.shapeErrors).toEqual([])
   })
 })
 

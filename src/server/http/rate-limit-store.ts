@@ -49,6 +49,79 @@ export async function countHit(db: AppDb, key: string, windowMs: number): Promis
   return { hits: row?.hits ?? 1, ttlMs: Math.max(0, Math.ceil(Number(row?.ttlMs ?? 0))) }
 }
 
+export interface Quota {
+  /** Whether `amount` was taken; when false nothing was counted. */
+  allowed: boolean
+  /** Used in the current window after this call (before it, when refused). */
+  used: number
+  /** Milliseconds until the current window ends (0 when no window has started). */
+  ttlMs: number
+}
+
+/**
+ * Takes `amount` units of a quota of `max` per window under `key`, all or nothing: one
+ * statement adds them only if the window's total stays within `max` (or the window is over),
+ * so concurrent callers on any instance never overrun it together. A refused call counts
+ * nothing. The same rows as countHit (fixed windows on the database clock, pruned alike).
+ */
+export async function takeQuota(
+  db: AppDb,
+  key: string,
+  windowMs: number,
+  amount: number,
+  max: number,
+): Promise<Quota> {
+  const seconds = Math.max(1, Math.trunc(windowMs)) / 1000
+  const t = rateLimitHits
+  const over = sql`${t.expiresAt} <= now()`
+  const ttl = sql<number>`extract(epoch from ${t.expiresAt} - now())::float8 * 1000`
+  return withPlatform(db, async (tx) => {
+    const taken =
+      amount <= max
+        ? await tx
+            .insert(t)
+            .values({
+              key,
+              hits: amount,
+              expiresAt: sql`now() + make_interval(secs => ${seconds})`,
+            })
+            .onConflictDoUpdate({
+              target: t.key,
+              set: {
+                hits: sql`case when ${over} then excluded.hits else ${t.hits} + excluded.hits end`,
+                windowStartedAt: sql`case when ${over} then now() else ${t.windowStartedAt} end`,
+                expiresAt: sql`case when ${over} then excluded.expires_at else ${t.expiresAt} end`,
+              },
+              setWhere: sql`${over} or ${t.hits} + excluded.hits <= ${max}`,
+            })
+            .returning({ hits: t.hits, ttlMs: ttl })
+        : []
+    const row = taken[0]
+    if (row)
+      return { allowed: true, used: row.hits, ttlMs: Math.max(0, Math.ceil(Number(row.ttlMs))) }
+    const [now] = await tx
+      .select({ hits: t.hits, ttlMs: ttl })
+      .from(t)
+      .where(sql`${t.key} = ${key} and not ${over}`)
+    return {
+      allowed: false,
+      used: now?.hits ?? 0,
+      ttlMs: Math.max(0, Math.ceil(Number(now?.ttlMs ?? 0))),
+    }
+  })
+}
+
+/** Gives back units taken with takeQuota (a later step refused the work they were for). */
+export async function giveBackQuota(db: AppDb, key: string, amount: number): Promise<void> {
+  const t = rateLimitHits
+  await withPlatform(db, (tx) =>
+    tx
+      .update(t)
+      .set({ hits: sql`greatest(0, ${t.hits} - ${amount})` })
+      .where(sql`${t.key} = ${key} and ${t.expiresAt} > now()`),
+  )
+}
+
 /** Deletes rows whose window is over. Idempotent: every instance may run it. */
 export async function pruneRateLimits(db: AppDb): Promise<number> {
   const rows = await withPlatform(db, (tx) =>

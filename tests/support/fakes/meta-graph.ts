@@ -55,12 +55,26 @@ export const graphErrors = {
       },
     },
   },
+  invalidProof: {
+    status: 400,
+    body: {
+      error: {
+        message: 'Invalid appsecret_proof provided in the API argument',
+        type: 'GraphMethodException',
+        code: 100,
+        fbtrace_id: 'AbCdEfGh000',
+      },
+    },
+  },
 } satisfies Record<string, { status: number; body: GraphErrorBody }>
 
 export interface FakeGraphPage {
   id: string
   name: string
-  /** The token and app secret the fake accepts for this page. */
+  /**
+   * The token and the secret of the app that made it: Graph checks an appsecret_proof sent
+   * with the token against that secret (code 100 when it does not match).
+   */
   token: string
   appSecret: string
   forms: { id: string; name: string; leads: FakeLead[] }[]
@@ -77,6 +91,8 @@ export interface FakeGraph {
   shapeErrors: string[]
   /** The next n requests answer this error instead (then normal service resumes). */
   failNext: (error: { status: number; body: GraphErrorBody }, times?: number) => void
+  /** The next request answers `status` with this Location instead (a redirect). */
+  redirectNext: (location: string, status?: number) => void
   /** Leads per page of /{form}/leads (default 2, so paging is exercised). */
   pageSize: number
   close: () => Promise<void>
@@ -111,6 +127,7 @@ export async function startFakeGraph(version = 'v21.0', port = 0): Promise<FakeG
   const requests: FakeGraph['requests'] = []
   const shapeErrors: string[] = []
   const failures: { status: number; body: GraphErrorBody }[] = []
+  const redirects: { location: string; status: number }[] = []
   const fake = { pageSize: 2 }
 
   function findToken(token: string) {
@@ -125,22 +142,24 @@ export async function startFakeGraph(version = 'v21.0', port = 0): Promise<FakeG
     const parts = url.pathname.split('/').filter(Boolean)
     if (parts[0] !== version) shapeErrors.push(`path without ${version}: ${url.pathname}`)
     if (url.searchParams.has('access_token')) shapeErrors.push('access_token in the query')
+    const redirect = redirects.shift()
+    if (redirect) {
+      res.writeHead(redirect.status, { location: redirect.location })
+      return res.end()
+    }
     const failure = failures.shift()
     if (failure) return json(res, failure.status, failure.body)
     const token = /^Bearer (.+)$/.exec(authorization ?? '')?.[1]
     const page = token ? findToken(token) : undefined
     if (!token || !page) return invalidToken(res)
+    // Like Graph: a proof that is sent is always checked against the token's app (whether or
+    // not the app requires one). We promise to send it with every call, so a missing one is
+    // a shape error; a wrong one is what Meta answers for an app secret of another app.
     const proof = createHmac('sha256', page.appSecret).update(token).digest('hex')
-    if (url.searchParams.get('appsecret_proof') !== proof) {
-      shapeErrors.push(`bad appsecret_proof on ${url.pathname}`)
-      return json(res, 400, {
-        error: {
-          message: 'Invalid appsecret_proof provided in the API argument',
-          type: 'GraphMethodException',
-          code: 100,
-          fbtrace_id: 'FakeTrace1',
-        },
-      })
+    const sent = url.searchParams.get('appsecret_proof')
+    if (!sent) shapeErrors.push(`no appsecret_proof on ${url.pathname}`)
+    if (sent !== proof) {
+      return json(res, 400, graphErrors.invalidProof.body)
     }
     const [, id, edge] = parts
     // A page access token's /me is its page (what Test Connection checks).
@@ -200,6 +219,9 @@ export async function startFakeGraph(version = 'v21.0', port = 0): Promise<FakeG
     shapeErrors,
     failNext(error: { status: number; body: GraphErrorBody }, times = 1) {
       for (let i = 0; i < times; i++) failures.push(error)
+    },
+    redirectNext(location: string, status = 302) {
+      redirects.push({ location, status })
     },
     close: () =>
       new Promise<void>((resolve) => {

@@ -34,8 +34,12 @@ export interface GraphLead {
   field_data: { name: string; values: string[] }[]
 }
 
-/** Why a Graph call failed, as the caller acts on it. */
-export type GraphErrorKind = 'auth' | 'rate_limited' | 'provider' | 'network'
+/**
+ * Why a Graph call failed, as the caller acts on it: `auth` (190: the token is expired or
+ * revoked), `app_secret` (Graph refused our appsecret_proof: the app secret is not the secret
+ * of the app that made the token), `rate_limited`, `provider` (any other answer), `network`.
+ */
+export type GraphErrorKind = 'auth' | 'app_secret' | 'rate_limited' | 'provider' | 'network'
 
 /** A failed Graph call; `message` is the spec's 'Meta API Error: ' plus the provider's text. */
 export class GraphError extends Error {
@@ -69,6 +73,11 @@ export function graphErrorFrom(status: number, body: unknown): GraphError {
       : `HTTP ${status}`
   const message = `Meta API Error: ${text}`
   if (code === 190) return new GraphError('auth', message, code)
+  // Graph checks a proof whenever one is sent (required by the app or not): code 100 with
+  // "Invalid appsecret_proof provided in the API argument".
+  if (code === 100 && /appsecret_proof/i.test(text)) {
+    return new GraphError('app_secret', message, code)
+  }
   if ((code !== null && RATE_LIMIT_CODES.has(code)) || status === 429) {
     return new GraphError('rate_limited', message, code)
   }
@@ -102,7 +111,9 @@ export function createGraphClient(
 
   async function get(url: URL): Promise<unknown> {
     // paging.next comes from the provider: only ever follow it to the configured host, and
-    // with our own proof (never a token it may carry in its query).
+    // with our own proof (never a token it may carry in its query). Redirects are never
+    // followed either (a 3xx is a provider error and its Location is not fetched), so nothing
+    // leaves for another host, whatever an answer says.
     if (url.origin !== origin) throw new GraphError('provider', 'Meta API Error: bad paging link')
     url.searchParams.delete('access_token')
     url.searchParams.set('appsecret_proof', proof)
@@ -114,11 +125,19 @@ export function createGraphClient(
           accept: 'application/json',
         },
         signal: AbortSignal.timeout(TIMEOUT_MS),
+        redirect: 'manual',
       })
     } catch (error) {
       const reason =
         error instanceof Error && error.name === 'TimeoutError' ? 'timed out' : 'unreachable'
       throw new GraphError('network', `Meta API Error: Graph API ${reason}`)
+    }
+    if ((response.status >= 300 && response.status < 400) || response.type === 'opaqueredirect') {
+      await response.body?.cancel().catch(() => undefined)
+      throw new GraphError(
+        'provider',
+        `Meta API Error: unexpected redirect (HTTP ${response.status})`,
+      )
     }
     let body: unknown
     try {

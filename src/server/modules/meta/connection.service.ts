@@ -1,7 +1,8 @@
-import { eq } from 'drizzle-orm'
+import { and, eq, sql } from 'drizzle-orm'
 import {
   metaMissingMessages,
   type MetaConnectionView,
+  metaWebhookMessages,
   type SaveMetaConnectionInput,
 } from '../../../shared/schemas/meta'
 import type { AppDb, Tx } from '../../db/client'
@@ -11,6 +12,7 @@ import { AppError } from '../../http/app-error'
 import { verifyTokenDigest } from '../../integrations/meta/signature'
 import { decryptSecret, encryptSecret, secretHint } from '../../secrets/secrets'
 import { recordAudit } from '../audit/audit.service'
+import { forgetPageRoutes } from './route-cache'
 
 type SecretField = 'pageAccessToken' | 'appSecret' | 'verifyToken'
 type ConnectionRow = typeof metaConnections.$inferSelect
@@ -33,6 +35,7 @@ export interface MetaConnection {
   status: ConnectionRow['status']
   lastError: string | null
   lastSyncAt: Date | null
+  webhookError: string | null
 }
 
 function decrypted(row: ConnectionRow | undefined, hospitalId: string): MetaConnection {
@@ -49,6 +52,7 @@ function decrypted(row: ConnectionRow | undefined, hospitalId: string): MetaConn
     status: row?.status ?? 'ok',
     lastError: row?.lastError ?? null,
     lastSyncAt: row?.lastSyncAt ?? null,
+    webhookError: row?.webhookError ?? null,
   }
 }
 
@@ -58,26 +62,47 @@ export async function readConnection(tx: Tx, hospitalId: string): Promise<MetaCo
   return decrypted(row, hospitalId)
 }
 
-export function toView(c: MetaConnection, webhookReady: boolean): MetaConnectionView {
+/** Deliveries failing the signature check in a row before Settings says so. */
+export const SIGNATURE_FAILURES_FOR_ATTENTION = 5
+
+/** The hospital's own route, if its page is routed to it (meta_pages under RLS). */
+export interface OwnRoute {
+  pageId: string
+  signatureFailures: number
+}
+
+/** The same, with the row locked until the transaction ends (a save waits for a claim). */
+export async function lockConnection(tx: Tx, hospitalId: string): Promise<MetaConnection> {
+  const [row] = await tx.select().from(metaConnections).for('update')
+  return decrypted(row, hospitalId)
+}
+
+export function toView(c: MetaConnection, route: OwnRoute | null): MetaConnectionView {
+  const webhookError =
+    c.webhookError ??
+    (route && route.signatureFailures >= SIGNATURE_FAILURES_FOR_ATTENTION
+      ? metaWebhookMessages.signatureFailing
+      : null)
   return {
     pageId: c.pageId,
     pageAccessToken: secretHint(c.pageAccessToken),
     appSecret: secretHint(c.appSecret),
     verifyToken: secretHint(c.verifyToken),
-    status: c.status,
+    status: c.status === 'needs_attention' || webhookError ? 'needs_attention' : 'ok',
     lastError: c.lastError,
+    webhookError,
     lastSyncAt: c.lastSyncAt?.toISOString() ?? null,
-    webhookReady,
+    webhookReady: route !== null,
   }
 }
 
-/** Whether the hospital's page is routed to it (its own meta_pages row, under RLS). */
-async function isRouted(tx: Tx, hospitalId: string): Promise<boolean> {
-  const rows = await tx
-    .select({ pageId: metaPages.pageId })
+/** The hospital's route (its own meta_pages row, under RLS), or null. */
+export async function ownRoute(tx: Tx, hospitalId: string): Promise<OwnRoute | null> {
+  const [row] = await tx
+    .select({ pageId: metaPages.pageId, signatureFailures: metaPages.signatureFailures })
     .from(metaPages)
     .where(eq(metaPages.hospitalId, hospitalId))
-  return rows.length > 0
+  return row ?? null
 }
 
 export interface MemberOptions {
@@ -89,7 +114,7 @@ export interface MemberOptions {
 
 export async function getConnectionView(opts: MemberOptions): Promise<MetaConnectionView> {
   return withTenant(opts.db, opts, async (tx) =>
-    toView(await readConnection(tx, opts.hospitalId), await isRouted(tx, opts.hospitalId)),
+    toView(await readConnection(tx, opts.hospitalId), await ownRoute(tx, opts.hospitalId)),
   )
 }
 
@@ -107,8 +132,9 @@ export function requireConfigured(c: MetaConnection) {
 /**
  * PUT /api/integrations/meta. A field left out stays as it is; '' or null clears it. Saving
  * routes no webhook: a page reaches this hospital only once Test Connection has proved the
- * token is the page's own (claimPageRoute). Another page ID or token withdraws the route in the
- * same transaction; a new verify token updates the route's handshake digest.
+ * token is the page's own and the app secret its app's (claimPageRoute). Another page ID, token
+ * or app secret withdraws the route in the same transaction; a new verify token updates the
+ * route's handshake digest.
  */
 export async function saveConnection(
   opts: MemberOptions & { values: SaveMetaConnectionInput },
@@ -131,7 +157,7 @@ export async function saveConnection(
       next.appSecretEnc !== undefined
     const changes = {
       ...next,
-      ...(credentialsChanged ? { status: 'ok' as const, lastError: null } : {}),
+      ...(credentialsChanged ? { status: 'ok' as const, lastError: null, webhookError: null } : {}),
       ...(next.pageId !== undefined && next.pageId !== (row?.pageId ?? null)
         ? { lastSyncAt: null }
         : {}),
@@ -144,8 +170,10 @@ export async function saveConnection(
       .returning()
     const connection = decrypted(stored, hospitalId)
     const unproven =
-      connection.pageId !== before.pageId || connection.pageAccessToken !== before.pageAccessToken
-    const routed = await updatePageRoute(tx, connection, unproven)
+      connection.pageId !== before.pageId ||
+      connection.pageAccessToken !== before.pageAccessToken ||
+      connection.appSecret !== before.appSecret
+    await updatePageRoute(tx, connection, unproven)
     await recordAudit(tx, {
       hospitalId,
       actorUserId: opts.userId,
@@ -155,9 +183,12 @@ export async function saveConnection(
       entityId: null,
       summary: `Meta connection saved (${Object.keys(next).map(label).join(', ') || 'no changes'})`,
     })
-    return { connection, routed }
+    return { connection, route: await ownRoute(tx, hospitalId), before: before.pageId }
   })
-  return toView(saved.connection, saved.routed)
+  // This instance stops using a withdrawn route or an old app secret at once (others within
+  // PAGE_ROUTE_TTL_MS).
+  if (saved.before) forgetPageRoutes(opts.db, [saved.before])
+  return toView(saved.connection, saved.route)
 }
 
 function label(column: string): string {
@@ -165,72 +196,44 @@ function label(column: string): string {
 }
 
 /**
- * After a save: withdraws the hospital's route when its page or token changed (or is gone),
- * else keeps it with the current verify token's digest. Returns whether a route remains.
+ * After a save: withdraws the hospital's route when its page, token or app secret changed (or
+ * is gone), else keeps it with the current verify token's digest.
  */
-async function updatePageRoute(tx: Tx, c: MetaConnection, unproven: boolean): Promise<boolean> {
-  if (unproven || !c.pageId || !c.pageAccessToken) {
+async function updatePageRoute(tx: Tx, c: MetaConnection, unproven: boolean): Promise<void> {
+  if (unproven || !c.pageId || !c.pageAccessToken || !c.appSecret) {
     await tx.delete(metaPages).where(eq(metaPages.hospitalId, c.hospitalId))
-    return false
+    return
   }
-  const kept = await tx
+  await tx
     .update(metaPages)
     .set({
       verifyTokenSha256: c.verifyToken ? verifyTokenDigest(c.verifyToken) : null,
       updatedAt: new Date(),
     })
     .where(eq(metaPages.hospitalId, c.hospitalId))
-    .returning({ pageId: metaPages.pageId })
-  return kept.length > 0
 }
 
 /**
- * Routes the page's webhook deliveries to the hospital, after Graph has confirmed that the
- * saved token belongs to `tested.pageId` (Test Connection). Nothing happens if the connection
- * changed since it was read. One hospital per page: a page another hospital has proved first
- * is refused (409) and stays theirs.
+ * What a Graph call with the hospital's token showed: Meta refused the token (190) or our
+ * appsecret_proof (`needsAttention`, with the message for Settings), the token belongs to
+ * another page (`notThePage`), or it worked (`ok`).
  */
-export async function claimPageRoute(
-  opts: MemberOptions,
-  tested: { pageId: string; pageAccessToken: string },
-): Promise<void> {
-  const { hospitalId } = opts
-  await withTenant(opts.db, opts, async (tx) => {
-    const [row] = await tx.select().from(metaConnections).for('update')
-    const now = decrypted(row, hospitalId)
-    if (now.pageId !== tested.pageId || now.pageAccessToken !== tested.pageAccessToken) return
-    await tx.delete(metaPages).where(eq(metaPages.hospitalId, hospitalId))
-    const [claimed] = await tx
-      .insert(metaPages)
-      .values({
-        pageId: tested.pageId,
-        hospitalId,
-        verifyTokenSha256: now.verifyToken ? verifyTokenDigest(now.verifyToken) : null,
-      })
-      .onConflictDoNothing({ target: metaPages.pageId })
-      .returning({ pageId: metaPages.pageId })
-    if (!claimed) {
-      throw new AppError('CONFLICT', 'This Facebook page is connected to another hospital.')
-    }
-    await recordAudit(tx, {
-      hospitalId,
-      actorUserId: opts.userId,
-      impersonatorUserId: opts.impersonatorUserId,
-      action: 'meta.page_verified',
-      entityType: 'meta_connection',
-      entityId: null,
-      summary: `Meta page ${tested.pageId} verified: its webhook deliveries now reach this hospital`,
-    })
-  })
-}
+export type GraphOutcome =
+  { needsAttention: string } | { notThePage: true } | { ok: true; syncedAt?: Date }
 
-/** After a Graph call: 190 marks the connection as needing attention, success clears it. */
+/**
+ * After a Graph call with the hospital's token. A refusal marks the connection as needing
+ * attention, and then, like a token of another page, lapses the hospital's claim on its page:
+ * the token no longer proves it (docs/decisions/021). Success clears the mark and records when
+ * the claim was last proven.
+ */
 export async function recordGraphOutcome(
   db: AppDb,
   hospitalId: string,
-  outcome: { needsAttention: string } | { ok: true; syncedAt?: Date },
+  outcome: GraphOutcome,
 ): Promise<void> {
-  await withTenant(db, { hospitalId, userId: null }, async (tx) => {
+  const lapsed = await withTenant(db, { hospitalId, userId: null }, async (tx) => {
+    if ('notThePage' in outcome) return lapseClaim(tx, hospitalId)
     const set =
       'needsAttention' in outcome
         ? { status: 'needs_attention' as const, lastError: outcome.needsAttention }
@@ -239,9 +242,47 @@ export async function recordGraphOutcome(
             lastError: null,
             ...(outcome.syncedAt ? { lastSyncAt: outcome.syncedAt } : {}),
           }
-    await tx
+    const [row] = await tx
       .update(metaConnections)
       .set({ ...set, updatedAt: new Date() })
       .where(eq(metaConnections.hospitalId, hospitalId))
+      .returning({ pageId: metaConnections.pageId })
+    if ('needsAttention' in outcome) return lapseClaim(tx, hospitalId)
+    if (row?.pageId) await touchProven(tx, hospitalId, row.pageId)
+    return []
   })
+  forgetPageRoutes(db, lapsed)
+}
+
+/** The hospital's claim ends (its route goes), with an audit row when there was one. */
+async function lapseClaim(tx: Tx, hospitalId: string): Promise<string[]> {
+  const lapsed = await tx
+    .delete(metaPages)
+    .where(eq(metaPages.hospitalId, hospitalId))
+    .returning({ pageId: metaPages.pageId })
+  for (const { pageId } of lapsed) {
+    await recordAudit(tx, {
+      hospitalId,
+      actorUserId: null,
+      action: 'meta.page_claim_lapsed',
+      entityType: 'meta_connection',
+      entityId: null,
+      summary: `The saved page access token or app secret no longer proves Meta page ${pageId}: the claim lapsed, and its webhook deliveries are refused until Test Connection succeeds again`,
+    })
+  }
+  return lapsed.map((r) => r.pageId)
+}
+
+/** Records that the hospital's token proved its page just now (cheap when done recently). */
+export async function touchProven(tx: Tx, hospitalId: string, pageId: string): Promise<void> {
+  await tx
+    .update(metaPages)
+    .set({ lastProvenAt: sql`now()` })
+    .where(
+      and(
+        eq(metaPages.hospitalId, hospitalId),
+        eq(metaPages.pageId, pageId),
+        sql`${metaPages.lastProvenAt} < now() - interval '1 minute'`,
+      ),
+    )
 }

@@ -3,7 +3,8 @@ import type { Tx } from '../../db/client'
 import { createGraphClient, type GraphConfig, GraphError } from '../../integrations/meta/graph'
 import { mapGraphLead } from '../../integrations/meta/map-lead'
 import { type JobHandler, PermanentJobError, registerHandler } from '../../jobs/registry'
-import { readConnection, recordGraphOutcome } from './connection.service'
+import { readConnection, recordGraphOutcome, touchProven } from './connection.service'
+import { refusalMessage } from './graph-errors'
 import { upsertMetaLead } from './meta-leads'
 
 /** The job the webhook leaves for each leadgen change (the pending fetch). */
@@ -25,8 +26,8 @@ export const metaLeadDedupeKey = (hospitalId: string, leadgenId: string) =>
 
 /**
  * Fetches one lead from Graph and stores it as Sync does (idempotent: a retry or a second
- * delivery stores nothing twice). Meta refusing the token (190) marks the connection and the
- * job retries, so a lead that arrived while the token was expired is fetched once staff paste
+ * delivery stores nothing twice). Meta refusing the token (190) or the appsecret_proof marks the
+ * connection, lapses the page's claim, and the job retries, so a lead that arrived while the token was expired is fetched once staff paste
  * a new one; rate limits and network failures retry with backoff; a lead Meta does not know
  * (or without a valid phone) ends the job without retrying.
  */
@@ -53,8 +54,10 @@ export function fetchLeadHandler(graph: GraphConfig, fetchImpl?: typeof fetch): 
     try {
       lead = await client.fetchLead(leadgenId)
     } catch (error) {
-      if (error instanceof GraphError && error.kind === 'auth') {
-        await recordGraphOutcome(ctx.db, hospitalId, { needsAttention: error.message })
+      // The token or app secret no longer proves the page: Settings says so, the page's claim
+      // lapses (docs/decisions/021), and the job retries until a new one is saved.
+      if (error instanceof GraphError && (error.kind === 'auth' || error.kind === 'app_secret')) {
+        await recordGraphOutcome(ctx.db, hospitalId, { needsAttention: refusalMessage(error) })
       }
       if (error instanceof GraphError && error.kind === 'provider' && error.code === 100) {
         throw new PermanentJobError(error.message)
@@ -67,7 +70,10 @@ export function fetchLeadHandler(graph: GraphConfig, fetchImpl?: typeof fetch): 
     }
     const mapped = mapGraphLead(lead, formId)
     if (!mapped.ok) return { stored: false, reason: mapped.reason }
-    const outcome = await ctx.withTenant((tx) => upsertMetaLead(tx, hospitalId, mapped.lead))
+    const outcome = await ctx.withTenant(async (tx) => {
+      await touchProven(tx, hospitalId, pageId)
+      return upsertMetaLead(tx, hospitalId, mapped.lead)
+    })
     return { stored: true, outcome }
   }
 }

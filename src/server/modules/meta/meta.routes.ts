@@ -4,6 +4,7 @@ import { saveMetaConnectionInput } from '../../../shared/schemas/meta'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import type { Mailer } from '../../integrations/email/mailer'
 import type { GraphConfig } from '../../integrations/meta/graph'
 import { getConnectionView, saveConnection } from './connection.service'
 import { syncLeads, testConnection } from './sync.service'
@@ -19,6 +20,8 @@ export interface MetaRouteDeps {
   db: AppDb
   /** META_GRAPH_URL and META_GRAPH_VERSION (env.ts); Meta's own by default. */
   graph?: GraphConfig | undefined
+  /** Emails a hospital's admins when another hospital takes their page over. */
+  mailer?: Mailer | undefined
 }
 
 /**
@@ -28,6 +31,7 @@ export interface MetaRouteDeps {
 export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
   const { db } = deps
   const graph = deps.graph ?? defaultGraphConfig
+  const mailer = deps.mailer
   const manage = { config: requirePermission('hospital:manage') }
 
   app.get('/api/integrations/meta', manage, async (req) =>
@@ -41,7 +45,7 @@ export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
 
   app.post('/api/integrations/meta/test', manage, async (req) => {
     parse(noBody, req.body)
-    return testConnection({ db, graph }, actingMember(req))
+    return testConnection({ db, graph, mailer }, actingMember(req))
   })
 
   app.post('/api/leads/sync', { config: requirePermission('leads:write') }, async (req) => {

@@ -4,18 +4,17 @@ import { withTenant } from '../../db/tenant'
 import { createGraphClient, type GraphConfig, type GraphLead } from '../../integrations/meta/graph'
 import { mapGraphLead } from '../../integrations/meta/map-lead'
 import { AppError } from '../../http/app-error'
-import {
-  claimPageRoute,
-  readConnection,
-  recordGraphOutcome,
-  requireConfigured,
-} from './connection.service'
+import type { Mailer } from '../../integrations/email/mailer'
+import { readConnection, recordGraphOutcome, requireConfigured } from './connection.service'
 import { graphFailure } from './graph-errors'
 import { upsertMetaLead } from './meta-leads'
+import { claimPageRoute } from './page-claims'
 
 export interface MetaDeps {
   db: AppDb
   graph: GraphConfig
+  /** Tells a hospital's admins when another hospital takes its page over. */
+  mailer?: Mailer | undefined
   /** Tests may swap the HTTP client; the real fetch otherwise. */
   fetch?: typeof fetch
 }
@@ -39,10 +38,12 @@ async function connect(deps: MetaDeps, opts: HospitalOptions) {
 }
 
 /**
- * POST /api/integrations/meta/test: asks Graph whose token this is (`/me`). When it is the
- * saved page's own, the page's webhook deliveries are routed to this hospital from now on and
- * the page's name is answered; a token of another page is a 400 saying which page it is for;
- * Meta's errors as graphFailure answers them.
+ * POST /api/integrations/meta/test: asks Graph whose token this is (`/me`, with the
+ * appsecret_proof of the saved app secret, which Graph checks). When it is the saved page's
+ * own, the token and the app secret are proven: the page's webhook deliveries are routed to
+ * this hospital from now on, taken over from another hospital if need be (page-claims.ts), and
+ * the page's name is answered. A token of another page is a 400 saying which page it is for
+ * (and any claim lapses); Meta's errors as graphFailure answers them.
  */
 export async function testConnection(
   deps: MetaDeps,
@@ -56,6 +57,7 @@ export async function testConnection(
     return graphFailure(deps.db, opts.hospitalId, error)
   }
   if (page.id !== pageId) {
+    await recordGraphOutcome(deps.db, opts.hospitalId, { notThePage: true })
     const named = page.name ? `"${page.name}" (ID ${page.id})` : `ID ${page.id}`
     throw new AppError(
       'BAD_REQUEST',
@@ -63,8 +65,12 @@ export async function testConnection(
     )
   }
   await claimPageRoute(
+    { db: deps.db, mailer: deps.mailer },
     { db: deps.db, ...opts },
-    { pageId, pageAccessToken: credentials.pageAccessToken },
+    {
+      pageId,
+      ...credentials,
+    },
   )
   await recordGraphOutcome(deps.db, opts.hospitalId, { ok: true })
   return { ok: true, pageName: page.name }

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm'
+import { and, eq, gt } from 'drizzle-orm'
 import { z } from 'zod'
 import type { AppDb } from '../../db/client'
 import { metaPages } from '../../db/schema/meta'
@@ -10,8 +10,11 @@ import {
   verifyTokenDigest,
 } from '../../integrations/meta/signature'
 import { enqueue } from '../../jobs/queue'
-import { readConnection } from './connection.service'
 import { META_FETCH_LEAD_ATTEMPTS, META_FETCH_LEAD_JOB, metaLeadDedupeKey } from './meta-jobs'
+import { pageRoutes } from './page-routes'
+import { noteSignatureFailures } from './route-cache'
+import { clearSignatureFailures, WebhookRefusal } from './webhook-refusals'
+import { takeChangeQuota } from './webhook-quota'
 
 /** Webhook bodies larger than this are refused (413) before anything reads them. */
 export const META_WEBHOOK_BODY_LIMIT = 256 * 1024
@@ -50,10 +53,18 @@ export interface LeadgenChange {
   formId: string | null
 }
 
-const refused = () => new AppError('FORBIDDEN', 'Invalid signature')
+/** A delivery as far as routing needs it: every page it names, and its leadgen changes. */
+export interface ParsedDelivery {
+  pageIds: string[]
+  changes: LeadgenChange[]
+}
 
-/** The leadgen changes of a raw body, or a 400: not JSON, or not Meta's page delivery. */
-export function parseDelivery(raw: Buffer): LeadgenChange[] {
+/**
+ * The pages and leadgen changes of a raw body, or a 400: not JSON, not Meta's page delivery,
+ * a leadgen change without its ids. Pages come from the entries' ids and the changes' page ids
+ * (a page subscribed to `feed` too sends entries without leadgen changes).
+ */
+export function parseDelivery(raw: Buffer): ParsedDelivery {
   let json: unknown
   try {
     json = JSON.parse(raw.toString('utf8'))
@@ -62,12 +73,15 @@ export function parseDelivery(raw: Buffer): LeadgenChange[] {
   }
   const parsed = delivery.safeParse(json)
   if (!parsed.success) throw new AppError('BAD_REQUEST', 'Not a Meta page webhook delivery')
+  const pageIds = new Set<string>()
   const changes: LeadgenChange[] = []
   for (const entry of parsed.data.entry) {
+    if (entry.id) pageIds.add(entry.id)
     for (const change of entry.changes) {
       if (change.field !== 'leadgen') continue
       const value = leadgenValue.safeParse(change.value)
       if (!value.success) throw new AppError('BAD_REQUEST', 'A leadgen change lacks its ids')
+      pageIds.add(value.data.page_id)
       changes.push({
         pageId: value.data.page_id,
         leadgenId: value.data.leadgen_id,
@@ -75,96 +89,106 @@ export function parseDelivery(raw: Buffer): LeadgenChange[] {
       })
     }
   }
-  return changes
+  return { pageIds: [...pageIds], changes }
 }
 
-interface PageRoute {
-  hospitalId: string
-  appSecret: string
-}
+/** The same answer for an unknown page and a wrong signature: no oracle for which exist. */
+const refused = () => new AppError('FORBIDDEN', 'Invalid signature')
 
-/**
- * How long a page's route and app secret are reused without asking the database: a busy page
- * costs one transaction per delivery instead of three. A withdrawn route or a new app secret
- * takes effect within this time (a job for a page no longer connected ends without storing;
- * Meta retries a delivery refused meanwhile). Only found routes are kept, so a page that has
- * just been tested is routed at once.
- */
-export const PAGE_ROUTE_TTL_MS = 5_000
-const routeCaches = new WeakMap<AppDb, Map<string, PageRoute & { until: number }>>()
+/** Garbage: counted against the sender's IP only (it names no page to count it against). */
+const garbage = (error: AppError) => new WebhookRefusal(error, { ip: true })
 
-/** The routes of `pageIds` that exist and have an app secret (from the cache when fresh). */
-async function pageRoutes(db: AppDb, pageIds: string[]): Promise<Map<string, PageRoute>> {
-  let cache = routeCaches.get(db)
-  if (!cache) routeCaches.set(db, (cache = new Map()))
-  const now = Date.now()
-  const found = new Map<string, PageRoute>()
-  const missing: string[] = []
-  for (const pageId of pageIds) {
-    const hit = cache.get(pageId)
-    if (hit && hit.until > now) found.set(pageId, hit)
-    else missing.push(pageId)
-  }
-  if (missing.length === 0) return found
-  const rows = await withPlatform(db, (tx) =>
-    tx
-      .select({ pageId: metaPages.pageId, hospitalId: metaPages.hospitalId })
-      .from(metaPages)
-      .where(inArray(metaPages.pageId, missing)),
-  )
-  if (cache.size > 10_000) cache.clear()
-  for (const row of rows) {
-    const connection = await withTenant(db, { hospitalId: row.hospitalId, userId: null }, (tx) =>
-      readConnection(tx, row.hospitalId),
-    )
-    if (!connection.appSecret || connection.pageId !== row.pageId) continue
-    const route = { hospitalId: row.hospitalId, appSecret: connection.appSecret }
-    cache.set(row.pageId, { ...route, until: now + PAGE_ROUTE_TTL_MS })
-    found.set(row.pageId, route)
-  }
-  return found
+export interface DeliveryLimits {
+  /** Accepted leadgen changes per hospital and minute (META_WEBHOOK_CHANGES_PER_MINUTE). */
+  changesPerMinute: number
 }
 
 /**
  * POST /api/webhooks/meta. The body is parsed (after the size cap) only to find its pages;
- * every page must belong to a hospital and the signature must match each such hospital's app
- * secret, or nothing is stored (403, the same answer for an unknown page and a wrong
- * signature). Then one transaction per hospital leaves one meta.fetch-lead job per change,
- * deduplicated by lead id, so a replayed delivery adds nothing.
+ * every page must be routed to a hospital and the signature must match each such hospital's
+ * app secret, or nothing is stored (403, the same answer for an unknown page and a wrong
+ * signature), and the refusal is counted against the pages at fault (WebhookRefusal). A
+ * delivery without leadgen changes is then acknowledged. Otherwise the changes must fit the
+ * per-delivery cap (413) and each hospital's per-minute quota (429, all or nothing); one
+ * transaction per hospital leaves one meta.fetch-lead job per change, deduplicated by lead id.
  */
 export async function acceptDelivery(
   db: AppDb,
   raw: Buffer,
   signature: string | string[] | undefined,
+  limits: DeliveryLimits,
 ): Promise<{ accepted: number }> {
   if (typeof signature !== 'string' || !signature) {
-    throw new AppError('UNAUTHENTICATED', 'X-Hub-Signature-256 is missing')
+    throw garbage(new AppError('UNAUTHENTICATED', 'X-Hub-Signature-256 is missing'))
   }
-  const changes = parseDelivery(raw)
-  const pageIds = [...new Set(changes.map((c) => c.pageId))]
-  if (pageIds.length === 0) {
-    // Nothing to store; still only a signed delivery of a known page is acknowledged.
-    throw new AppError('BAD_REQUEST', 'No leadgen changes in the delivery')
+  let parsed: ParsedDelivery
+  try {
+    parsed = parseDelivery(raw)
+  } catch (error) {
+    throw error instanceof AppError ? garbage(error) : error
   }
+  const { pageIds, changes } = parsed
+  if (pageIds.length === 0) throw garbage(new AppError('BAD_REQUEST', 'No page in the delivery'))
   const routes = await pageRoutes(db, pageIds)
-  if (routes.size !== pageIds.length) throw refused()
+  const unknown = pageIds.filter((id) => !routes.has(id))
+  if (unknown.length) throw new WebhookRefusal(refused(), { pages: unknown, ip: true })
   const secrets = new Map([...routes.values()].map((r) => [r.hospitalId, r.appSecret]))
-  for (const secret of secrets.values()) {
-    if (!verifyMetaSignature(raw, signature, secret)) throw refused()
-  }
-  for (const hospitalId of secrets.keys()) {
-    await withTenant(db, { hospitalId, userId: null }, async (tx) => {
-      for (const change of changes) {
-        if (routes.get(change.pageId)?.hospitalId !== hospitalId) continue
-        await enqueue(tx, {
-          name: META_FETCH_LEAD_JOB,
-          hospitalId,
-          payload: change,
-          dedupeKey: metaLeadDedupeKey(hospitalId, change.leadgenId),
-          maxAttempts: META_FETCH_LEAD_ATTEMPTS,
-        })
-      }
+  const failing = [...secrets].filter(([, secret]) => !verifyMetaSignature(raw, signature, secret))
+  if (failing.length) {
+    const hospitals = failing.map(([hospitalId]) => hospitalId)
+    const pages = pageIds.filter((id) => hospitals.includes(routes.get(id)?.hospitalId ?? ''))
+    throw new WebhookRefusal(refused(), {
+      pages,
+      hospitals,
+      signatureFailed: pages.map((pageId) => ({
+        pageId,
+        hospitalId: routes.get(pageId)?.hospitalId ?? '',
+      })),
     })
+  }
+  if (changes.length === 0) {
+    // A page subscribed to more than leadgen: nothing to store, and nothing wrong.
+    const failed = pageIds.filter((id) => (routes.get(id)?.signatureFailures ?? 0) > 0)
+    await clearSignatureFailures(
+      db,
+      failed.map((pageId) => ({ pageId, hospitalId: routes.get(pageId)?.hospitalId ?? '' })),
+    )
+    return { accepted: 0 }
+  }
+  const perHospital = new Map<string, LeadgenChange[]>()
+  for (const change of changes) {
+    const hospitalId = routes.get(change.pageId)?.hospitalId ?? ''
+    perHospital.set(hospitalId, [...(perHospital.get(hospitalId) ?? []), change])
+  }
+  const quota = await takeChangeQuota(db, perHospital, limits.changesPerMinute)
+  const stored = new Set<string>()
+  try {
+    for (const [hospitalId, own] of perHospital) {
+      await withTenant(db, { hospitalId, userId: null }, async (tx) => {
+        for (const change of own) {
+          await enqueue(tx, {
+            name: META_FETCH_LEAD_JOB,
+            hospitalId,
+            payload: change,
+            dedupeKey: metaLeadDedupeKey(hospitalId, change.leadgenId),
+            maxAttempts: META_FETCH_LEAD_ATTEMPTS,
+          })
+        }
+        // The secret proved itself again: failed checks before this no longer need attention.
+        await tx
+          .update(metaPages)
+          .set({ signatureFailures: 0, signatureFailingSince: null })
+          .where(and(eq(metaPages.hospitalId, hospitalId), gt(metaPages.signatureFailures, 0)))
+      })
+      stored.add(hospitalId)
+    }
+  } catch (error) {
+    await quota.giveBack([...perHospital.keys()].filter((h) => !stored.has(h)))
+    throw error
+  }
+  for (const pageId of pageIds) {
+    const route = routes.get(pageId)
+    if (route) noteSignatureFailures(db, pageId, route.hospitalId, 0)
   }
   return { accepted: changes.length }
 }
