@@ -285,7 +285,8 @@ describe('POST /api/communications', () => {
 
   it('a system note or an inbound message on a new lead does not make it contacted', async () => {
     const target = await newLead(t.app, admin)
-    await record(target.id, { type: 'system', content: 'Imported' })
+    // System notes are the server's own (issue 24 item 8): refused here, and nothing changes.
+    expectError(await record(target.id, { type: 'system', content: 'Imported' }), 400, 'VALIDATION')
     let stored = await storedLead(t.db, target.id)
     expect(stored).toMatchObject({ status: 'new', last_contact_at: null })
     await record(target.id, { type: 'sms', direction: 'inbound', status: 'received' })

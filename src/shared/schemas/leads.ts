@@ -172,16 +172,60 @@ export const communication = z.object({
 })
 export type Communication = z.infer<typeof communication>
 
+/** What staff may record by hand: every type but 'system', which only the server writes. */
+export const staffCommunicationTypes = [
+  'email',
+  'phone',
+  'call',
+  'whatsapp',
+  'sms',
+] as const satisfies readonly CommunicationType[]
+export type StaffCommunicationType = (typeof staffCommunicationTypes)[number]
+
+/**
+ * Metadata keys that only the server writes, because it relies on them (issue 24 item 8): a
+ * Meta lead id in a lead's communications marks that Meta lead as already merged
+ * (modules/meta/meta-leads.ts), so a forged one would make the real lead look like a
+ * duplicate; the leadgen and form ids and `source` record where a merged enquiry came from;
+ * `patientId` and `patientNumber` link a conversion. Refused under any spelling (case, `_`
+ * or `-`), so a look-alike cannot be mistaken for one by a later reader either.
+ */
+export const serverMetadataKeys = [
+  'metaLeadId',
+  'metaFormId',
+  'leadgenId',
+  'formId',
+  'source',
+  'patientId',
+  'patientNumber',
+] as const
+const keyForm = (key: string) => key.toLowerCase().replace(/[^a-z0-9]/g, '')
+const serverKeyForms = new Set<string>(serverMetadataKeys.map(keyForm))
+export const isServerMetadataKey = (key: string): boolean => serverKeyForms.has(keyForm(key))
+
+export const SYSTEM_NOTE_MESSAGE = 'System notes are written by the server only'
+export const SERVER_METADATA_MESSAGE = 'This metadata key is written by the server only'
+
 /** POST /api/communications: a call note or an outbound record (the send path comes with messaging). */
 export const createCommunicationInput = z.strictObject({
   leadId: z.uuid({ message: 'leadId must be a valid id' }),
-  type: z.enum(communicationTypes, { message: 'Unknown communication type' }),
+  type: z.enum(staffCommunicationTypes, {
+    error: (issue) =>
+      issue.input === 'system' ? SYSTEM_NOTE_MESSAGE : 'Unknown communication type',
+  }),
   direction: z.enum(communicationDirections, { message: 'direction must be inbound or outbound' }),
   content: requiredText('Content', 5000),
   status: z.enum(communicationStatuses, { message: 'Unknown status' }).default('logged'),
   metadata: z
     .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
     .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata entries' })
+    .superRefine((m, ctx) => {
+      for (const key of Object.keys(m)) {
+        if (isServerMetadataKey(key)) {
+          ctx.addIssue({ code: 'custom', path: [key], message: SERVER_METADATA_MESSAGE })
+        }
+      }
+    })
     .default({}),
 })
 export type CreateCommunicationInput = z.input<typeof createCommunicationInput>

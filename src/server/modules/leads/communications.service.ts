@@ -1,12 +1,18 @@
 import { and, desc, eq, isNull, sql } from 'drizzle-orm'
-import type {
-  Communication,
-  CommunicationDirection,
-  CommunicationStatus,
-  CommunicationType,
+import type { ApiIssue } from '../../../shared/api-error'
+import {
+  type Communication,
+  type CommunicationDirection,
+  type CommunicationStatus,
+  type CommunicationType,
+  isServerMetadataKey,
+  SERVER_METADATA_MESSAGE,
+  type StaffCommunicationType,
+  SYSTEM_NOTE_MESSAGE,
 } from '../../../shared/schemas/leads'
 import { communications, leads } from '../../db/schema/leads'
 import { withTenant } from '../../db/tenant'
+import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import { insertCommunication, isContact, type TenantOptions, toCommunication } from './leads.rows'
 import { findLead } from './leads.service'
@@ -48,15 +54,37 @@ export interface NewCommunication {
   metadata: Record<string, string | number | boolean>
 }
 
+/** What a person records: no system note, no metadata key the server relies on. */
+export type StaffCommunication = NewCommunication & { type: StaffCommunicationType }
+
+/**
+ * System notes and the metadata keys that drive deduplication are written by the server only
+ * (issue 24 item 8). The request schema refuses them already; this keeps any later caller of
+ * createCommunication (messaging, an integration) from writing one on a person's behalf.
+ */
+function refuseServerWritten(input: NewCommunication): void {
+  const issues: ApiIssue[] = []
+  if (input.type === 'system') issues.push({ path: 'type', message: SYSTEM_NOTE_MESSAGE })
+  for (const key of Object.keys(input.metadata)) {
+    if (isServerMetadataKey(key)) {
+      issues.push({ path: `metadata.${key}`, message: SERVER_METADATA_MESSAGE })
+    }
+  }
+  const [first] = issues
+  if (first)
+    throw new AppError('VALIDATION', `Invalid input: ${first.path}: ${first.message}`, issues)
+}
+
 /**
  * POST /api/communications: a call note or an outbound record. In the same transaction the
  * lead's last contact moves to this communication's time (system notes are not contact), and
  * an outbound call or message on a new lead makes it contacted.
  */
 export async function createCommunication(
-  opts: TenantOptions & { values: NewCommunication },
+  opts: TenantOptions & { values: StaffCommunication },
 ): Promise<Communication> {
   const input = opts.values
+  refuseServerWritten(input)
   const row = await withTenant(opts.db, opts, async (tx) => {
     const lead = await findLead(tx, input.leadId, true)
     const row = await insertCommunication(tx, {
