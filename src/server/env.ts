@@ -129,6 +129,17 @@ const envShape = z.object({
    * job); a delivery over it gets 429 and nothing of it is stored (docs/decisions/021).
    */
   META_WEBHOOK_CHANGES_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  /** CSV imports of leads queued or running at once per hospital; the next gets 429. */
+  IMPORT_MAX_IN_FLIGHT: z.coerce.number().int().min(1).max(100).default(2),
+  /** Bytes of import files (uploads, error reports, state) a hospital may hold; over it, 413. */
+  IMPORT_MAX_HOSPITAL_BYTES: z.coerce
+    .number()
+    .int()
+    .min(1024 * 1024)
+    .max(1024 ** 4)
+    .default(200 * 1024 * 1024),
+  /** Failed rows an import's error report lists in full; the rest are counted by reason. */
+  IMPORT_ERROR_ROWS: z.coerce.number().int().min(0).max(1_000_000).default(1_000),
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),
@@ -183,4 +194,16 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   return parsed.data
+}
+
+/**
+ * The IMPORT_* settings alone, for the import route and job (run in npm start and npm run
+ * worker alike); loadEnv has already refused bad values at start-up.
+ */
+export function importEnv(source: Record<string, string | undefined> = process.env) {
+  const keys = ['IMPORT_MAX_IN_FLIGHT', 'IMPORT_MAX_HOSPITAL_BYTES', 'IMPORT_ERROR_ROWS'] as const
+  const picked = Object.fromEntries(keys.map((k) => [k, source[k] === '' ? undefined : source[k]]))
+  return envShape
+    .pick({ IMPORT_MAX_IN_FLIGHT: true, IMPORT_MAX_HOSPITAL_BYTES: true, IMPORT_ERROR_ROWS: true })
+    .parse(picked)
 }

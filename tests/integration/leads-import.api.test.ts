@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -8,11 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../src/server/jobs/worker'
 import { withTenant } from '../../src/server/db/tenant'
 import type { JobContext } from '../../src/server/jobs/registry'
-import {
-  LEAD_IMPORT_JOB,
-  pruneImportFiles,
-  runLeadImport,
-} from '../../src/server/modules/leads/leads.import'
+import { LEAD_IMPORT_JOB, runLeadImport } from '../../src/server/modules/leads/leads.import'
 import { importProgress, type ImportProgress } from '../../src/shared/schemas/lead-import'
 import { call, e164, newLead, uniqueMobile } from '../support/leads'
 import { HOST, login, ORIGIN } from '../support/login'
@@ -407,23 +403,6 @@ describe('a retried import', () => {
     expect(count?.n).toBe(1_200)
     // A third run (a lease lost after the end) answers the same without touching anything.
     expect(await runLeadImport({ ...job, attempts: 3 }, ctx(0))).toEqual(result)
-  })
-})
-
-describe('old import files', () => {
-  it('are removed after 30 days; recent ones stay', async () => {
-    const dir = join(dataDir, 'imports', hospitalId)
-    await mkdir(dir, { recursive: true })
-    const old = join(dir, `${randomUUID()}.errors.csv`)
-    const recent = join(dir, `${randomUUID()}.errors.csv`)
-    await writeFile(old, 'Row,Column,Error\r\n')
-    await writeFile(recent, 'Row,Column,Error\r\n')
-    const longAgo = new Date(Date.now() - 31 * 86_400_000)
-    await utimes(old, longAgo, longAgo)
-    expect(await pruneImportFiles(hospitalId)).toBe(1)
-    const names = await readdir(dir)
-    expect(names).toContain(recent.split('/').pop())
-    expect(names).not.toContain(old.split('/').pop())
   })
 })
 

@@ -1,5 +1,6 @@
 import type { GraphConfig } from '../integrations/meta/graph'
 import { registerLeadImportJob } from '../modules/leads/import.routes'
+import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
 import { registerMetaJobs } from '../modules/meta/meta-jobs'
 import { registerHandler } from './registry'
 import { schedule } from './schedule'
@@ -24,4 +25,7 @@ export function registerAllJobs(options: { metaGraph: GraphConfig }): void {
     deleted: await pruneFinished(ctx.db, 7, 30),
   }))
   schedule('jobs.prune', { everyMs: 3_600_000 })
+  // Every hospital's old import files (uploads of finished imports, month-old reports), daily.
+  registerHandler(IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob)
+  schedule(IMPORT_FILES_PRUNE_JOB, { dailyAt: '03:00', timeZone: 'Asia/Kolkata' })
 }

@@ -59,7 +59,14 @@ export type ImportStarted = z.infer<typeof importStarted>
 export const importStatuses = ['queued', 'running', 'done', 'failed'] as const
 export type ImportStatus = (typeof importStatuses)[number]
 
-/** GET /api/leads/import/:jobId. done/total are data rows; message explains a stop or 0 rows. */
+/** What a failed import shows when the failure was not one the import itself explains. */
+export const IMPORT_FAILED_MESSAGE =
+  'The import failed. Try again, or contact support if it keeps failing.'
+
+/**
+ * GET /api/leads/import/:jobId. done/total are data rows; message explains a stop or 0 rows,
+ * or why a failed import failed (a text for users, never a row's data or a database error).
+ */
 export const importProgress = z.object({
   status: z.enum(importStatuses),
   done: z.number(),

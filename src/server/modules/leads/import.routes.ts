@@ -1,15 +1,12 @@
-import { randomUUID } from 'node:crypto'
-import { createReadStream, createWriteStream } from 'node:fs'
-import { mkdir, rm, stat } from 'node:fs/promises'
-import { join } from 'node:path'
-import { Transform } from 'node:stream'
-import { pipeline } from 'node:stream/promises'
+import { createReadStream } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
+import type { Readable } from 'node:stream'
 import type { FastifyInstance } from 'fastify'
 import { z } from 'zod'
 import { uuidParam } from '../../../shared/schemas/common'
 import {
   csvLine,
-  IMPORT_MAX_BYTES,
+  IMPORT_FAILED_MESSAGE,
   importMapping,
   type ImportProgress,
 } from '../../../shared/schemas/lead-import'
@@ -20,16 +17,17 @@ import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { enqueue, getJob } from '../../jobs/queue'
 import { registerHandler } from '../../jobs/registry'
+import { type ImportPayload, LEAD_IMPORT_JOB, runLeadImport } from './leads.import'
+import { errorsPath } from './leads.import-files'
 import {
-  errorsPath,
-  hospitalDir,
-  type ImportPayload,
-  LEAD_IMPORT_JOB,
-  pruneImportFiles,
-  readState,
-  runLeadImport,
-} from './leads.import'
+  claimImportSlot,
+  importLimits,
+  importsInFlight,
+  tooManyImports,
+} from './leads.import-limits'
 import { missingColumns, readHeader } from './leads.import-rows'
+import { readState } from './leads.import-state'
+import { saveUpload } from './leads.import-upload'
 
 let handlerRegistered = false
 
@@ -54,26 +52,6 @@ function readMapping(text: string) {
     ])
   }
   return parse(importMapping, value, 'mapping')
-}
-
-/** Counts bytes as they pass and fails the stream past the cap. */
-function byteCap(limit: number) {
-  let seen = 0
-  return new Transform({
-    transform(chunk: Buffer, _encoding, callback) {
-      seen += chunk.length
-      if (seen > limit) {
-        callback(
-          new AppError(
-            'PAYLOAD_TOO_LARGE',
-            `The file is larger than ${limit / 1024 / 1024} MB; split it into smaller files`,
-          ),
-        )
-        return
-      }
-      callback(null, chunk)
-    },
-  })
 }
 
 /**
@@ -103,12 +81,23 @@ export function leadImportRoutes(app: FastifyInstance, { db }: { db: AppDb }): v
       if (!body || typeof body.pipe !== 'function') {
         throw new AppError('VALIDATION', 'Send the CSV file as the request body')
       }
-      const fileId = randomUUID()
-      const dir = hospitalDir(who.hospitalId)
-      const path = join(dir, `${fileId}.csv`)
-      await mkdir(dir, { recursive: true })
+      // Quotas first, before a byte of the file is stored (the count is checked again, under a
+      // lock, in the transaction that enqueues).
+      const limits = importLimits()
+      const inFlight = await withTenant(db, who, (tx) =>
+        importsInFlight(tx, who.hospitalId, LEAD_IMPORT_JOB),
+      )
+      if (inFlight >= limits.maxInFlight) throw tooManyImports(limits.maxInFlight)
+      let upload: { fileId: string; path: string }
       try {
-        await pipeline(body, byteCap(IMPORT_MAX_BYTES), createWriteStream(path, { mode: 0o600 }))
+        upload = await saveUpload(body, who.hospitalId, limits.maxHospitalBytes)
+      } catch (error) {
+        // Refused part-way: the rest of the body is not read, so the connection cannot be reused.
+        if (!(body as Readable).readableEnded) void reply.header('connection', 'close')
+        throw error
+      }
+      const { fileId, path } = upload
+      try {
         const header = await readHeader(path)
         if (!header) {
           throw new AppError(
@@ -130,18 +119,15 @@ export function leadImportRoutes(app: FastifyInstance, { db }: { db: AppDb }): v
           userId: who.userId,
           impersonatorUserId: who.impersonatorUserId ?? null,
         }
-        const job = await withTenant(db, who, (tx) =>
-          enqueue(tx, {
+        const job = await withTenant(db, who, async (tx) => {
+          await claimImportSlot(tx, who.hospitalId, LEAD_IMPORT_JOB)
+          return enqueue(tx, {
             name: LEAD_IMPORT_JOB,
             hospitalId: who.hospitalId,
             payload,
             maxAttempts: 3,
-          }),
-        )
-        // Now and then is enough: each new import clears its hospital's month-old files.
-        pruneImportFiles(who.hospitalId).catch((err: unknown) =>
-          req.log.warn({ err }, 'pruning old import files failed'),
-        )
+          })
+        })
         return await reply.status(202).send({ jobId: job.id })
       } catch (error) {
         await rm(path, { force: true })
@@ -179,7 +165,8 @@ export function leadImportRoutes(app: FastifyInstance, { db }: { db: AppDb }): v
         done,
         total,
         ...counts,
-        message: job.lastError ?? 'The import failed',
+        // Never last_error: a failed statement's text can carry a batch's names and phones.
+        message: state?.failure ?? IMPORT_FAILED_MESSAGE,
       }
     }
     return {

@@ -1,29 +1,19 @@
 import { createReadStream } from 'node:fs'
-import {
-  appendFile,
-  mkdir,
-  readdir,
-  readFile,
-  rm,
-  stat,
-  truncate,
-  writeFile,
-} from 'node:fs/promises'
-import { join, resolve } from 'node:path'
-import { sql } from 'drizzle-orm'
+import { mkdir, rm, stat, truncate } from 'node:fs/promises'
 import { z } from 'zod'
 import {
-  csvLine,
   type ImportField,
   importMapping,
   type ImportMapping,
 } from '../../../shared/schemas/lead-import'
-import { leadSourceLabels } from '../../../shared/schemas/leads'
 import type { Tx } from '../../db/client'
-import { communications, leads } from '../../db/schema/leads'
 import { type ClaimedJob, type JobContext, PermanentJobError } from '../../jobs/registry'
 import { recordAudit } from '../audit/audit.service'
 import type { NewLead } from './leads.create'
+import { importBatch } from './leads.import-batch'
+import { errorsPath, hospitalDir, UUID, uploadPath } from './leads.import-files'
+import { importLimits } from './leads.import-limits'
+import { headerLine, reportLines, summaryText, writeReportAt } from './leads.import-report'
 import {
   checkRow,
   countRecords,
@@ -31,35 +21,20 @@ import {
   MAX_RECORD_BYTES,
   type RowError,
 } from './leads.import-rows'
+import { type ImportState, newState, readState, saveState } from './leads.import-state'
 import type { Actor } from './leads.rows'
 
 /**
  * Import CSV of leads (issue 8) as a job (docs/decisions/014): the upload is a file under
- * DATA_DIR/imports/<hospital>/<uuid>.csv (shared storage when several instances run, since any
- * worker may take the job); the worker parses it as a stream and writes leads in batches of
- * BATCH rows, one tenant transaction each, merging known phones as POST /api/leads does.
- * Beside the file it keeps <job>.state.json (rows done and counts, written after each batch's
- * commit, so a retried job continues where the last attempt stopped) and <job>.errors.csv.
+ * DATA_DIR/imports/<hospital>/<uuid>.csv (leads.import-files.ts); the worker parses it as a
+ * stream and writes leads in batches of BATCH rows, one tenant transaction each, merging known
+ * phones as POST /api/leads does. Beside the file it keeps <job>.state.json (rows done and
+ * counts, written after each batch's commit, so a retried job continues where the last attempt
+ * stopped) and <job>.errors.csv (bounded, leads.import-report.ts).
  */
 export const LEAD_IMPORT_JOB = 'leads.import'
 
 export const BATCH = 500
-
-/** DATA_DIR/imports (DATA_DIR as in env.ts, './data' by default). */
-export function importsRoot(): string {
-  return resolve(process.env.DATA_DIR ?? './data', 'imports')
-}
-
-export function hospitalDir(hospitalId: string): string {
-  return join(importsRoot(), hospitalId)
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
-
-export const errorsPath = (hospitalId: string, jobId: string) =>
-  join(hospitalDir(hospitalId), `${jobId}.errors.csv`)
-export const statePath = (hospitalId: string, jobId: string) =>
-  join(hospitalDir(hospitalId), `${jobId}.state.json`)
 
 export const importPayload = z.object({
   /** The upload's id: the file is imports/<hospital>/<fileId>.csv. */
@@ -70,196 +45,65 @@ export const importPayload = z.object({
 })
 export type ImportPayload = z.infer<typeof importPayload>
 
-export interface ImportState {
-  /** Data records read (valid or not). */
-  records: number
-  /** Records the parser skipped (broken quoting, too long). */
-  skips: number
-  total: number
-  created: number
-  merged: number
-  failed: number
-  errorsBytes: number
-  finished: boolean
-  message: string | null
-}
-
 /**
- * Error reports, state files and uploads a dead job left behind go after maxAgeDays (jobs are
- * pruned after 7 or 30 days, decision 014, so their reports cannot be asked for by then).
+ * Why an import cannot go on, as the user reads it (GET …/:jobId shows it for a dead import):
+ * the import's own texts, which hold no row data. Any other failure shows a generic text.
  */
-export async function pruneImportFiles(hospitalId: string, maxAgeDays = 30): Promise<number> {
-  const dir = hospitalDir(hospitalId)
-  const cutoff = Date.now() - maxAgeDays * 86_400_000
-  let removed = 0
-  const names = await readdir(dir).catch(() => [] as string[])
-  for (const name of names) {
-    const path = join(dir, name)
-    const info = await stat(path).catch(() => null)
-    if (info?.isFile() && info.mtimeMs < cutoff) {
-      await rm(path, { force: true })
-      removed++
-    }
-  }
-  return removed
+export const importFailures = {
+  badPayload: 'The import could not start. Import the file again.',
+  fileGone: 'The uploaded file is no longer on the server. Import the file again.',
+  empty: 'The file is empty: its first row must name the columns (a header row).',
+  noColumn: (column: string) =>
+    `The file has no column "${column}". Check the column names and import the file again.`,
 }
 
-export async function readState(hospitalId: string, jobId: string): Promise<ImportState | null> {
-  try {
-    return JSON.parse(await readFile(statePath(hospitalId, jobId), 'utf8')) as ImportState
-  } catch {
-    return null
-  }
-}
-
-/**
- * Writes one batch in the caller's transaction: new phones are inserted in one statement;
- * phones already in the hospital, or earlier in the file, merge into their lead exactly as a
- * repeated POST /api/leads does (without an audit row each: the import audits once).
- */
-export async function importBatch(
-  tx: Tx,
-  who: Actor,
-  batch: NewLead[],
-): Promise<{ created: number; merged: number }> {
-  const firsts = new Map<string, NewLead>()
-  const repeats: NewLead[] = []
-  for (const lead of batch) {
-    if (firsts.has(lead.phone)) repeats.push(lead)
-    else firsts.set(lead.phone, lead)
-  }
-  // One JSON parameter for the whole batch: building a 500-row VALUES list with 4,500
-  // parameters cost about as much time as PostgreSQL took to insert it (measured, 2026-11-23).
-  const rows = [...firsts.values()].map((l) => ({
-    name: l.name,
-    phone: l.phone,
-    email: l.email,
-    service_interest: l.serviceInterest,
-    campaign: l.campaign,
-    notes: l.notes,
-    priority: l.priority,
-  }))
-  const inserted = rows.length
-    ? (
-        (await tx.execute(sql`
-          insert into ${leads} (hospital_id, name, phone, email, service_interest, campaign, notes, priority, source)
-          select ${who.hospitalId}::uuid, r.name, r.phone, r.email, r.service_interest, r.campaign, r.notes, r.priority, 'csv-import'
-          from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
-            as r(name text, phone text, email text, service_interest text, campaign text, notes text, priority text)
-          on conflict (hospital_id, phone) do nothing
-          returning phone`)) as unknown as { rows: { phone: string }[] }
-      ).rows
-    : []
-  const created = new Set(inserted.map((r) => r.phone))
-  const merges = [...[...firsts.values()].filter((l) => !created.has(l.phone)), ...repeats]
-  await mergeBatch(tx, who, merges)
-  return { created: created.size, merged: merges.length }
-}
-
-/**
- * Merges rows into the leads holding their phones, as mergeInto does one at a time (the lead
- * keeps its name and gains the email, service interest, campaign and assignee it lacked, the
- * earliest row's first; each row becomes a system communication, enquiryNote's text), in two
- * statements for the whole batch: 10,000 merges one by one took most of a 100,000-row import.
- */
-async function mergeBatch(tx: Tx, who: Actor, merges: NewLead[]): Promise<void> {
-  if (merges.length === 0) return
-  const rows = merges.map((l, ord) => ({
-    ord,
-    name: l.name,
-    phone: l.phone,
-    email: l.email,
-    service_interest: l.serviceInterest,
-    campaign: l.campaign,
-    assigned: l.assignedToUserId ?? null,
-    source: l.source,
-    label: leadSourceLabels[l.source],
-    text: [l.serviceInterest, l.notes, l.email].filter(Boolean).join(' / '),
-  }))
-  const first = (column: string) => {
-    const c = sql.identifier(column)
-    return sql`(array_agg(${c} order by ord) filter (where ${c} is not null))[1]`
-  }
-  const result = (await tx.execute(sql`
-    with r as (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(ord int, name text,
-        phone text, email text, service_interest text, campaign text, assigned text,
-        source text, label text, text text)
-    ),
-    firsts as (
-      select phone, ${first('email')} as email, ${first('service_interest')} as service_interest,
-        ${first('campaign')} as campaign, ${first('assigned')} as assigned
-      from r group by phone
-    ),
-    merged as (
-      update ${leads} l set
-        email = coalesce(l.email, f.email),
-        service_interest = coalesce(l.service_interest, f.service_interest),
-        campaign = coalesce(l.campaign, f.campaign),
-        assigned_to_user_id = coalesce(l.assigned_to_user_id, f.assigned),
-        updated_at = now()
-      from firsts f where l.phone = f.phone
-      returning l.id, l.phone, l.name
-    )
-    insert into ${communications} (hospital_id, lead_id, type, direction, content, status, metadata, created_by_user_id, read_at)
-    select ${who.hospitalId}::uuid, m.id, 'system', 'inbound',
-      'New enquiry (' || r.label || ')'
-        || case when lower(r.name) = lower(m.name) then '' else ' from ' || r.name end
-        || case when r.text <> '' then ': ' || r.text else '' end,
-      'received', jsonb_build_object('source', r.source), null, now()
-    from r join merged m on m.phone = r.phone
-    order by r.ord
-    returning 1`)) as unknown as { rows: unknown[] }
-  // A lead whose phone conflicted is committed (ON CONFLICT waited for it) unless deleted since.
-  if (result.rows.length !== merges.length)
-    throw new Error('a merged lead vanished during the import')
-}
-
-function columnIndexes(
-  header: string[],
-  mapping: ImportMapping,
-): Partial<Record<ImportField, number>> {
+function columnIndexes(header: string[], mapping: ImportMapping) {
   const columns: Partial<Record<ImportField, number>> = {}
   for (const [field, column] of Object.entries(mapping) as [ImportField, string | undefined][]) {
     if (column === undefined) continue
     const index = header.findIndex((h) => h.trim() === column)
-    if (index < 0) throw new PermanentJobError(`The file has no column "${column}"`)
+    if (index < 0) return { missing: column, columns }
     columns[field] = index
   }
-  return columns
+  return { missing: null, columns }
 }
 
 /** The job: reads the file, writes leads in batches, records row errors and progress. */
 export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<unknown> {
-  const parsed = importPayload.safeParse(job.payload)
-  if (!parsed.success || !job.hospitalId) throw new PermanentJobError('Bad import job payload')
-  const { fileId, mapping, userId, impersonatorUserId } = parsed.data
+  if (!job.hospitalId) throw new PermanentJobError(importFailures.badPayload)
   const hospitalId = job.hospitalId
-  const who: Actor = { hospitalId, userId, impersonatorUserId }
-  const csvPath = join(hospitalDir(hospitalId), `${fileId}.csv`)
-  const errorsFile = errorsPath(hospitalId, job.id)
-  const stateFile = statePath(hospitalId, job.id)
+  const saved = await readState(hospitalId, job.id)
+  if (saved?.finished) return resultOf(saved)
+  let state = saved ?? newState(0)
 
-  let state = await readState(hospitalId, job.id)
-  if (state?.finished) return resultOf(state)
+  /** Commits one step: fn's writes and the state it returns, in one tenant transaction. */
+  const step = async (fn: (tx: Tx) => Promise<ImportState>) => {
+    const next = await ctx.withTenant(fn)
+    await saveState(hospitalId, job.id, next)
+    state = next
+  }
+  /** Records why the import stopped (for GET …/:jobId), then ends it without retries. */
+  const fail = async (text: string): Promise<never> => {
+    await mkdir(hospitalDir(hospitalId), { recursive: true })
+    const next = { ...state, failure: text }
+    await step(() => Promise.resolve(next))
+    throw new PermanentJobError(text)
+  }
+
+  const parsed = importPayload.safeParse(job.payload)
+  if (!parsed.success) return fail(importFailures.badPayload)
+  const { fileId, mapping, userId, impersonatorUserId } = parsed.data
+  const who: Actor = { hospitalId, userId, impersonatorUserId }
+  const csvPath = uploadPath(hospitalId, fileId)
+  const errorsFile = errorsPath(hospitalId, job.id)
+  const limit = importLimits().errorRows
+
   const exists = await stat(csvPath).then(
     () => true,
     () => false,
   )
-  if (!exists) throw new PermanentJobError('The uploaded file is no longer there')
-  await mkdir(hospitalDir(hospitalId), { recursive: true })
-  state ??= {
-    records: 0,
-    skips: 0,
-    total: await countRecords(csvPath),
-    created: 0,
-    merged: 0,
-    failed: 0,
-    errorsBytes: 0,
-    finished: false,
-    message: null,
-  }
-  const saveState = (s: ImportState) => writeFile(stateFile, JSON.stringify(s))
+  if (!exists) return fail(importFailures.fileGone)
+  if (!saved) state = newState(await countRecords(csvPath))
   await ctx.progress(state.records, state.total)
 
   const parser = createReadStream(csvPath).pipe(csvParser())
@@ -291,10 +135,7 @@ export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<u
   let batchRecords = 0
 
   const flush = async () => {
-    const current = state as ImportState
-    if (skipped.some((s) => s.stop)) {
-      current.message = 'A row was too long to read; rows after it were not imported'
-    }
+    const stop = skipped.some((s) => s.stop)
     const skipErrors = skipped.splice(0).map((s) => ({
       row: s.row,
       column: '',
@@ -302,24 +143,27 @@ export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<u
       values: [] as string[],
     }))
     const rowErrors = [...errors, ...skipErrors]
+    // Written where the saved state says before the batch commits: a rerun writes the same.
+    const report = reportLines(rowErrors, state, limit)
+    if (report.text) await writeReportAt(errorsFile, state.errorsBytes, report.text)
     if (ctx.signal.aborted) throw new Error('import stopped: the job lease was lost')
-    const counts = batch.length
-      ? await ctx.withTenant((tx) => importBatch(tx, who, batch))
-      : { created: 0, merged: 0 }
-    if (rowErrors.length) {
-      const text = rowErrors
-        .map((e) => csvLine([String(e.row), e.column, e.message, ...e.values]))
-        .join('')
-      await appendFile(errorsFile, text)
-      current.errorsBytes += Buffer.byteLength(text)
-    }
-    current.records += batchRecords
-    current.skips += skipErrors.length
-    current.created += counts.created
-    current.merged += counts.merged
-    current.failed += rowErrors.length
-    await saveState(current)
-    await ctx.progress(current.records, Math.max(current.total, current.records))
+    const rows = batch
+    await step(async (tx) => {
+      const counts = rows.length ? await importBatch(tx, who, rows) : { created: 0, merged: 0 }
+      return {
+        ...state,
+        ...report.next,
+        records: state.records + batchRecords,
+        skips: state.skips + skipErrors.length,
+        created: state.created + counts.created,
+        merged: state.merged + counts.merged,
+        failed: state.failed + rowErrors.length,
+        message: stop
+          ? 'A row was too long to read; rows after it were not imported'
+          : state.message,
+      }
+    })
+    await ctx.progress(state.records, Math.max(state.total, state.records))
     batch = []
     errors = []
     batchRecords = 0
@@ -332,12 +176,14 @@ export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<u
     if (stopped) break
     if (header === null) {
       header = record.map((h) => h.trim())
-      columns = columnIndexes(header, mapping)
-      // The report's header, or the report as the last attempt left it.
+      const found = columnIndexes(header, mapping)
+      if (found.missing !== null) return fail(importFailures.noColumn(found.missing))
+      columns = found.columns
+      // The report's header, or the report as the last committed batch left it.
       if (state.errorsBytes === 0) {
-        const line = csvLine(['Row', 'Column', 'Error', ...header])
-        await writeFile(errorsFile, line)
-        state.errorsBytes = Buffer.byteLength(line)
+        const line = headerLine(header)
+        await writeReportAt(errorsFile, 0, line, true)
+        state = { ...state, errorsBytes: Buffer.byteLength(line) }
       } else {
         await truncate(errorsFile, state.errorsBytes).catch(() => undefined)
       }
@@ -351,26 +197,34 @@ export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<u
     else errors.push({ ...checked.error, values: record })
     if (batchRecords >= BATCH) await flush()
   }
-  if (header === null) throw new PermanentJobError('The file is empty: a header row is required')
+  if (header === null) return fail(importFailures.empty)
   await flush()
 
-  if (state.records === 0 && state.failed === 0) {
-    state.message = 'The file has a header row but no data rows: nothing was imported'
+  // The failed rows not listed, counted by reason, close the report.
+  const summary = summaryText(state, limit)
+  await writeReportAt(errorsFile, state.errorsBytes, summary, true)
+  const done: ImportState = {
+    ...state,
+    errorsBytes: state.errorsBytes + Buffer.byteLength(summary),
+    total: state.records,
+    finished: true,
+    message:
+      state.records === 0 && state.failed === 0
+        ? 'The file has a header row but no data rows: nothing was imported'
+        : state.message,
   }
-  state.total = state.records
-  await ctx.withTenant((tx) =>
-    recordAudit(tx, {
+  await step(async (tx) => {
+    await recordAudit(tx, {
       hospitalId,
       actorUserId: userId,
       impersonatorUserId,
       action: 'lead.imported',
       entityType: 'lead-import',
       entityId: job.id,
-      summary: `Imported a CSV of ${state.records} rows: ${state.created} new leads, ${state.merged} merged into known phones, ${state.failed} rows with errors`,
-    }),
-  )
-  state.finished = true
-  await saveState(state)
+      summary: `Imported a CSV of ${done.records} rows: ${done.created} new leads, ${done.merged} merged into known phones, ${done.failed} rows with errors`,
+    })
+    return done
+  })
   // The upload held patients' details; the leads are in the database now.
   await rm(csvPath, { force: true })
   return resultOf(state)

@@ -8,6 +8,7 @@ import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
 import {
   guessMapping,
+  IMPORT_FAILED_MESSAGE,
   IMPORT_MAX_BYTES,
   type ImportField,
   importFieldLabels,
@@ -161,7 +162,7 @@ function ImportProgressView({ jobId, onClose }: { jobId: string; onClose: () => 
       </div>
       {p?.status === 'failed' ? (
         <p role="alert" className="text-sm text-red-700">
-          The import stopped: {p.message ?? 'unknown error'}
+          {p.message ?? IMPORT_FAILED_MESSAGE}
         </p>
       ) : null}
       {finished && p ? (
