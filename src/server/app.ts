@@ -15,6 +15,7 @@ import {
   type ThrottlePolicy,
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
+import type { ListenState } from './db/notify'
 import { registerCompression } from './http/compress'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { healthRoutes } from './http/health'
@@ -75,6 +76,8 @@ export interface App {
   mailer: Mailer
   /** Shutdown has begun: /readyz answers 503 so load balancers stop sending traffic. */
   drain: () => void
+  /** Whether session revocations arrive by NOTIFY (db/notify.ts; decision 022). */
+  notifications: () => ListenState
 }
 
 /** Fastify's form of TRUST_PROXY: a hop count becomes "trust the n nearest hops". */
@@ -156,7 +159,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
     emailRateLimit: options.authRateLimit ?? true,
   })
-  const health = healthRoutes(app, { db })
+  const health = healthRoutes(app, { db, notifications: revocations.state })
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
@@ -174,5 +177,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     app,
     options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false,
   )
-  return { app, auth, database: options.database, mailer, drain: health.drain }
+  return {
+    app,
+    auth,
+    database: options.database,
+    mailer,
+    drain: health.drain,
+    notifications: revocations.state,
+  }
 }

@@ -91,7 +91,7 @@ function serverOf(url: string): string {
 }
 
 const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION }
-const { app, auth, drain } = await buildApp({
+const { app, auth, drain, notifications } = await buildApp({
   metaGraph,
   metaWebhookChangesPerMinute: env.META_WEBHOOK_CHANGES_PER_MINUTE,
   database,
@@ -109,6 +109,18 @@ const { app, auth, drain } = await buildApp({
   devOutboxDir:
     env.NODE_ENV !== 'production' && !env.SMTP_URL ? join(env.DATA_DIR, 'outbox') : undefined,
 })
+
+// Revocations must reach this instance at once (decision 022): say so loudly when they cannot.
+if (env.DATABASE_DIRECT_URL && notifications() !== 'live') {
+  const bar = '!'.repeat(78)
+  console.warn(
+    `\n${bar}\n!! DATABASE_DIRECT_URL does not deliver notifications (is it PgBouncer in\n` +
+      `!! transaction mode?): this instance's own NOTIFY did not come back on it.\n` +
+      `!! Sessions revoked on another instance stay usable here for up to 1 s, and\n` +
+      `!! /readyz reports "degraded". Point it at PostgreSQL itself (port 5432, or a\n` +
+      `!! session-mode pooler).\n${bar}\n`,
+  )
+}
 
 if (env.SEED_DEMO) {
   // One transaction under an advisory lock: complete, or repaired, or refused with a message.

@@ -11,9 +11,11 @@ import { listen, type Listening, type ListenOptions } from '../db/notify'
  * - Revocation: every change that ends or alters a session (sign-out, revoked sessions,
  *   suspension, role, password...) reaches every instance through NOTIFY arogya_revoked
  *   (migration 0008, db/notify.ts) and is dropped here; the instance that made the change
- *   drops it itself before answering. While that signal is live, entries live `liveTtlMs`;
- *   without it (no DATABASE_DIRECT_URL, or the listening connection is down), `fallbackTtlMs`
- *   (at most 2 s), so no revocation is outlived by more than that.
+ *   drops it itself before answering. While that signal is live (a NOTIFY the listener sent
+ *   itself came back: decision 022), entries live `liveTtlMs`; without it (no
+ *   DATABASE_DIRECT_URL, the listening connection down, or a direct URL that does not deliver
+ *   notifications, like PgBouncer in transaction mode), `fallbackTtlMs` (at most 2 s), so no
+ *   revocation is outlived by more than that.
  * - An answer that was being looked up while an invalidation arrived is not cached (it may
  *   predate the revocation).
  */

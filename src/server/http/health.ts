@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify'
 import { publicRoute } from '../auth/access'
 import type { AppDb } from '../db/client'
 import { appliedMigrationMillis, latestMigrationMillis } from '../db/migrate'
+import type { ListenState } from '../db/notify'
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../db/unavailable'
 
 /** How long /readyz waits for the database before calling it unavailable. */
@@ -23,14 +24,33 @@ function sqlState(error: unknown): string | undefined {
 
 type Migrations = 'applied' | 'pending' | 'unchecked'
 
+/** Why /readyz says degraded while session revocations are not heard by NOTIFY. */
+export const NOTIFICATIONS_DEGRADED_MESSAGE =
+  'Notifications do not arrive on DATABASE_DIRECT_URL (is it PgBouncer in transaction mode?): ' +
+  'sessions revoked elsewhere end here within 1 s instead of at once.'
+
+export interface HealthDeps {
+  db: AppDb
+  /** The session-revocation listener's state (db/notify.ts); absent: not reported. */
+  notifications?: () => ListenState
+}
+
 /**
  * For load balancers and orchestrators. /healthz: the process is alive and serving.
  * /readyz: it should get traffic: the database answers, it has every migration this build
  * knows (a newer build may have applied more: still ready), and it is not shutting down.
  * Answers within READY_TIMEOUT_MS; while the database (or PgBouncer) is away it answers 503
  * and turns 200 again by itself when it is back.
+ * Ready but degraded (200, `status: 'degraded'`, `notifications` naming the listener's state):
+ * DATABASE_DIRECT_URL is set but notifications do not arrive on it (decision 022). The
+ * instance still serves correctly, with revocations bounded by the 1 s fallback, so load
+ * balancers keep it; monitoring should alert on it. Without DATABASE_DIRECT_URL (by
+ * configuration) it is plainly ready.
  */
-export function healthRoutes(app: FastifyInstance, { db }: { db: AppDb }): { drain: () => void } {
+export function healthRoutes(
+  app: FastifyInstance,
+  { db, notifications }: HealthDeps,
+): { drain: () => void } {
   let draining = false
   /** Migrations never go backwards: once seen applied, only the database is checked again. */
   let migrationsSeen = false
@@ -85,6 +105,16 @@ export function healthRoutes(app: FastifyInstance, { db }: { db: AppDb }): { dra
         database: 'ok',
         migrations: 'pending',
         message: 'The database has not been migrated to this version yet.',
+      })
+    }
+    const heard = notifications?.() ?? 'live'
+    if (heard !== 'live' && heard !== 'off') {
+      return reply.headers(noStore).send({
+        status: 'degraded',
+        database: 'ok',
+        migrations: state,
+        notifications: heard,
+        message: NOTIFICATIONS_DEGRADED_MESSAGE,
       })
     }
     return reply.headers(noStore).send({ status: 'ready', database: 'ok', migrations: state })
