@@ -1,5 +1,6 @@
 import type { Writable } from 'node:stream'
 import type { FastifyServerOptions } from 'fastify'
+import { AppError } from './app-error'
 
 /**
  * Logs carry no patient data and no secrets (ASVS 16.2.5, DPDP Act): requests are logged by
@@ -35,11 +36,24 @@ function frames(stack: unknown): string | undefined {
 
 type Logged = Record<string, unknown>
 
+const IDENTIFIER = /^[A-Za-z_$][\w$.]{0,59}$/
+
+/**
+ * The error's class: its constructor's name, or its `name` where the class says little
+ * (AbortSignal.timeout's DOMException is a TimeoutError, a plain Error may be named).
+ */
+function errorType(error: object): string {
+  const ctor = (error as Error).constructor?.name
+  const name = (error as Error).name
+  const type = !ctor || ctor === 'Error' || ctor === 'DOMException' ? name || ctor : ctor
+  return typeof type === 'string' && IDENTIFIER.test(type) ? type : 'Error'
+}
+
 /** One error, and its causes, made safe to log. */
 export function safeError(error: unknown, depth = 0): Logged | undefined {
   if (!error || typeof error !== 'object' || depth > 5) return undefined
   const e = error as Record<string, unknown>
-  const type = (error as Error).constructor?.name ?? 'Error'
+  const type = errorType(error)
   const cause = safeError(e.cause, depth + 1)
   if (isDatabaseError(e)) {
     // The SQL text has placeholders ($1...), never values; everything else may carry values.
@@ -59,6 +73,61 @@ export function safeError(error: unknown, depth = 0): Logged | undefined {
     stack: typeof e.stack === 'string' ? e.stack : undefined,
     ...(cause ? { cause } : {}),
   }
+}
+
+/**
+ * Marks an error whose message was written for users, without row data or values (e.g.
+ * `readonly [PUBLIC_MESSAGE] = true` in its class): errorText keeps that message.
+ */
+export const PUBLIC_MESSAGE: unique symbol = Symbol.for('arogya.publicMessage')
+
+function hasPublicMessage(error: unknown): error is Error {
+  return (
+    error instanceof AppError ||
+    (error instanceof Error && (error as { [PUBLIC_MESSAGE]?: unknown })[PUBLIC_MESSAGE] === true)
+  )
+}
+
+/** Credentials in URLs, bearer tokens and `token=` parameters, even in a message for users. */
+function withoutCredentials(text: string): string {
+  return text
+    .replace(/(\w+:\/\/)[^/\s@]*@/g, '$1[redacted]@')
+    .replace(/\b(bearer|basic)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]')
+    .replace(
+      /\b(access_token|token|secret|password|api_key|apikey|key|signature)=[^&\s]+/gi,
+      '$1=[redacted]',
+    )
+}
+
+const CODE = /^[A-Za-z0-9_.-]{1,40}$/
+
+/** The first code on the error's cause chain (a SQLSTATE, an errno name, a provider's code). */
+function firstCode(logged: Logged | undefined): string | undefined {
+  for (let e = logged, depth = 0; e && depth < 6; depth++) {
+    const code = e.code
+    if (typeof code === 'number' && Number.isFinite(code)) return String(code)
+    if (typeof code === 'string' && CODE.test(code)) return code
+    e = e.cause as Logged | undefined
+  }
+  return undefined
+}
+
+/**
+ * The one text that may be stored or shown about a failure (a job's last_error, job logs, an
+ * API's message): its class and code, e.g. `DrizzleQueryError (57014)`, `TimeoutError`,
+ * `GraphError (190)`; never the message, which for a failed statement carries its bound
+ * values ("Failed query: ... params: <name>,<phone>") or a value ('invalid input syntax for
+ * type integer: "<value>"'). Errors written for users (AppError, and those marked with
+ * PUBLIC_MESSAGE such as PermanentJobError) keep their message, without credentials, at most
+ * 1,000 characters.
+ */
+export function errorText(error: unknown): string {
+  if (hasPublicMessage(error)) return withoutCredentials(error.message).slice(0, 1000)
+  const logged = safeError(error)
+  if (!logged) return `Thrown ${typeof error}`
+  // A DOMException's numeric code is a legacy constant (23 for a timeout): its name says it all.
+  const code = error instanceof DOMException ? undefined : firstCode(logged)
+  return code ? `${String(logged.type)} (${code})` : String(logged.type)
 }
 
 function pick(e: Record<string, unknown>, keys: string[]): Logged {

@@ -73,7 +73,10 @@ export interface JobView {
   maxAttempts: number
   progress: JobProgress | null
   result: unknown
+  /** An error class and code, or a message written for users (http/logging.ts errorText). */
   lastError: string | null
+  /** What the handler's last ctx.checkpoint committed (its own shape; null before one). */
+  checkpoint: unknown
   runAt: Date
   createdAt: Date
   finishedAt: Date | null
@@ -82,28 +85,42 @@ export interface JobView {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
 /**
+ * The lookup of getJob in any transaction. It names the hospital itself, so it refuses another
+ * hospital's job even where row-level security does not apply (a platform transaction, the
+ * table's owner): RLS is the second line of defence, not the only one.
+ */
+export async function readJob(
+  tx: Tx | AppDb,
+  id: string,
+  hospitalId: string,
+): Promise<JobView | null> {
+  if (!UUID.test(id) || !UUID.test(hospitalId)) return null
+  const [row] = await tx
+    .select({
+      id: jobs.id,
+      name: jobs.name,
+      status: jobs.status,
+      attempts: jobs.attempts,
+      maxAttempts: jobs.maxAttempts,
+      progress: jobs.progress,
+      result: jobs.result,
+      lastError: jobs.lastError,
+      checkpoint: jobs.checkpoint,
+      runAt: jobs.runAt,
+      createdAt: jobs.createdAt,
+      finishedAt: jobs.finishedAt,
+    })
+    .from(jobs)
+    .where(and(eq(jobs.id, id), eq(jobs.hospitalId, hospitalId)))
+  return row ? { ...row, checkpoint: row.checkpoint ?? null } : null
+}
+
+/**
  * A hospital's job for progress polling; null for a missing id, a platform job or another
- * hospital's job (routes answer 404 for all three alike).
+ * hospital's job (routes answer 404 for all three alike). Read in the hospital's tenant
+ * transaction, so RLS hides other hospitals' jobs too.
  */
 export async function getJob(db: AppDb, id: string, hospitalId: string): Promise<JobView | null> {
-  if (!UUID.test(id)) return null
-  const [row] = await withTenant(db, { hospitalId, userId: null }, (tx) =>
-    tx
-      .select({
-        id: jobs.id,
-        name: jobs.name,
-        status: jobs.status,
-        attempts: jobs.attempts,
-        maxAttempts: jobs.maxAttempts,
-        progress: jobs.progress,
-        result: jobs.result,
-        lastError: jobs.lastError,
-        runAt: jobs.runAt,
-        createdAt: jobs.createdAt,
-        finishedAt: jobs.finishedAt,
-      })
-      .from(jobs)
-      .where(and(eq(jobs.id, id), eq(jobs.hospitalId, hospitalId))),
-  )
-  return row ?? null
+  if (!UUID.test(id) || !UUID.test(hospitalId)) return null
+  return withTenant(db, { hospitalId, userId: null }, (tx) => readJob(tx, id, hospitalId))
 }

@@ -2,14 +2,13 @@ import { sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../db/client'
 import type { JobProgress } from '../db/schema/jobs'
 import { withPlatform } from '../db/tenant'
-import type { ClaimedJob } from './registry'
 
 /**
  * The worker's statements, each its own short platform transaction: nothing is held between
  * them (no session state, no advisory lock), so they are safe behind PgBouncer in transaction
  * mode and never keep PGlite's single connection for long. Every statement about a claimed
  * job is fenced by (locked_by, attempts): a worker whose lease ran out and whose job another
- * worker claimed can no longer renew, report, finish or fail it.
+ * worker claimed can no longer renew, report, finish or fail it. Claiming is in claim.ts.
  */
 
 async function rows<T>(db: AppDb, query: SQL): Promise<T[]> {
@@ -19,70 +18,18 @@ async function rows<T>(db: AppDb, query: SQL): Promise<T[]> {
   )
 }
 
-interface ClaimedRow {
-  id: string
-  name: string
-  hospital_id: string | null
-  payload: unknown
-  attempts: number
-  max_attempts: number
-  run_at: Date | string
-}
-
 export interface Fence {
   id: string
   workerId: string
   attempts: number
 }
 
-const ms = (n: number) =>
+export const ms = (n: number) =>
   sql`(${Math.max(0, Math.round(n))}::double precision * interval '1 millisecond')`
 
-function fenced(f: Fence): SQL {
+/** The rows of the job this worker claimed, while it is still this worker's. */
+export function fenced(f: Fence): SQL {
   return sql`id = ${f.id} and locked_by = ${f.workerId} and attempts = ${f.attempts} and status = 'running'`
-}
-
-/**
- * Claims the next due job among `names` (or a running one whose lease ran out), or none.
- * SKIP LOCKED: workers claiming at the same moment get different jobs and never wait.
- */
-export async function claimNext(
-  db: AppDb,
-  workerId: string,
-  names: string[],
-  leaseMs: number,
-): Promise<ClaimedJob | null> {
-  if (!names.length) return null
-  const nameList = sql.join(
-    names.map((n) => sql`${n}`),
-    sql`, `,
-  )
-  const [row] = await rows<ClaimedRow>(
-    db,
-    sql`with next as (
-          select id from jobs
-          where name in (${nameList})
-            and ((status in ('queued', 'failed') and run_at <= now())
-                 or (status = 'running' and locked_until < now()))
-          order by run_at, id
-          limit 1
-          for update skip locked
-        )
-        update jobs j set status = 'running', attempts = j.attempts + 1, locked_by = ${workerId},
-               locked_until = now() + ${ms(leaseMs)}, updated_at = now()
-        from next where j.id = next.id
-        returning j.id, j.name, j.hospital_id, j.payload, j.attempts, j.max_attempts, j.run_at`,
-  )
-  if (!row) return null
-  return {
-    id: row.id,
-    name: row.name,
-    hospitalId: row.hospital_id,
-    payload: row.payload,
-    attempts: Number(row.attempts),
-    maxAttempts: Number(row.max_attempts),
-    runAt: new Date(row.run_at),
-  }
 }
 
 /** Extends the lease; false when the job is no longer this worker's. */

@@ -3,8 +3,11 @@ import { hostname } from 'node:os'
 import type { Database } from '../db/client'
 import type { JobProgress } from '../db/schema/jobs'
 import { listen, type Listening } from '../db/notify'
-import { withPlatform, withTenant } from '../db/tenant'
-import { cleanError, exponentialBackoff } from './backoff'
+import { withPlatform } from '../db/tenant'
+import { errorText } from '../http/logging'
+import { exponentialBackoff } from './backoff'
+import { claimNext } from './claim'
+import { fencedTenant } from './fence'
 import { enqueue } from './queue'
 import {
   type ClaimedJob,
@@ -15,7 +18,7 @@ import {
   registeredJobNames,
 } from './registry'
 import { currentSlot, registeredSchedules, slotKey } from './schedule'
-import { claimNext, type Fence, markDone, markFailed, renewLease, saveProgress } from './store'
+import { type Fence, markDone, markFailed, renewLease, saveProgress } from './store'
 
 export interface WorkerOptions {
   database: Pick<Database, 'db' | 'driver'>
@@ -29,6 +32,12 @@ export interface WorkerOptions {
   backoff?: (attempt: number) => number
   /** Progress is written at most this often (and always at the end). */
   progressMs?: number
+  /**
+   * Running jobs at once per hospital (and for platform jobs), across every worker and
+   * instance: counted in the database (default DEFAULT_PER_HOSPITAL_RUNNING, 2). Give every
+   * instance the same value; job_lanes.max_running overrides it for one hospital.
+   */
+  perHospitalRunning?: number
   /** Only these job names (default: every registered handler). */
   names?: string[]
   /** PostgreSQL: a direct URL for LISTEN (DATABASE_DIRECT_URL); without it, polling only. */
@@ -43,8 +52,10 @@ export interface WorkerOptions {
 const silent: JobLog = { info: () => undefined, warn: () => undefined, error: () => undefined }
 
 /**
- * Claims and runs due jobs (docs/decisions/014-jobs.md). Start with start(), stop with
- * stop(): it claims nothing more and waits for the running jobs.
+ * Claims and runs due jobs, hospitals in turn (docs/decisions/014-jobs.md, 020-fair-jobs.md).
+ * Start with start(), stop with stop(): it claims nothing more and waits for the running jobs.
+ * What it logs or stores about a failure is errorText's class and code (never a message that
+ * may carry bound values), or the message of an error written for users.
  */
 export class Worker {
   readonly id: string
@@ -157,12 +168,19 @@ export class Worker {
       let job: ClaimedJob | null = null
       try {
         await this.tickSchedules()
-        job = await claimNext(this.db, this.id, this.names(), this.leaseMs)
+        job = await claimNext(this.db, this.id, this.names(), this.leaseMs, {
+          ...(this.options.perHospitalRunning
+            ? { perHospitalRunning: this.options.perHospitalRunning }
+            : {}),
+        })
       } catch (error) {
         // One line per outage, not one a second.
         if (Date.now() - this.lastClaimWarning > 60_000) {
           this.lastClaimWarning = Date.now()
-          this.log.warn({ err: error }, 'jobs: cannot claim (database unavailable?); retrying')
+          this.log.warn(
+            { error: errorText(error) },
+            'jobs: cannot claim (database unavailable?); retrying',
+          )
         }
       }
       if (!job) {
@@ -223,21 +241,31 @@ export class Worker {
         ? `no attempts left after attempt ${job.attempts - 1} was lost`
         : 'no handler'
       await markFailed(this.db, fence, why, null).catch((error: unknown) =>
-        this.log.error({ ...about, err: error }, 'jobs: cannot mark dead'),
+        this.log.error({ ...about, error: errorText(error) }, 'jobs: cannot mark dead'),
       )
       this.log.warn(about, `job dead: ${why}`)
       return
     }
+    const lost = () => controller.abort(new Error('lease lost'))
     let latest: JobProgress | null = null
     let lastWrite = 0
+    let renewing = false
     const renewal = setInterval(
       () => {
-        renewLease(this.db, fence, this.leaseMs).then(
-          (ok) => {
-            if (!ok) controller.abort(new Error('lease lost'))
-          },
-          (error: unknown) => this.log.warn({ ...about, err: error }, 'jobs: lease renewal failed'),
-        )
+        // One renewal at a time: a fenced tenant transaction holds the row until it commits.
+        if (renewing) return
+        renewing = true
+        renewLease(this.db, fence, this.leaseMs)
+          .then(
+            (ok) => {
+              if (!ok) lost()
+            },
+            (error: unknown) =>
+              this.log.warn({ ...about, error: errorText(error) }, 'jobs: lease renewal failed'),
+          )
+          .finally(() => {
+            renewing = false
+          })
       },
       Math.max(10, Math.floor(this.leaseMs / 3)),
     )
@@ -249,12 +277,9 @@ export class Worker {
         latest = { done, total }
         if (Date.now() - lastWrite < this.progressMs && done < total) return
         lastWrite = Date.now()
-        if (!(await saveProgress(this.db, fence, latest))) controller.abort(new Error('lease lost'))
+        if (!(await saveProgress(this.db, fence, latest))) lost()
       },
-      withTenant: (fn) => {
-        if (!job.hospitalId) throw new Error(`job ${job.name} is a platform job: no hospital`)
-        return withTenant(this.db, { hospitalId: job.hospitalId, userId: null }, fn)
-      },
+      ...fencedTenant({ db: this.db, job, fence, leaseMs: this.leaseMs, onLost: lost }),
     }
     try {
       let result: unknown
@@ -269,17 +294,18 @@ export class Worker {
       const permanent = error instanceof PermanentJobError
       const retryInMs =
         permanent || job.attempts >= job.maxAttempts ? null : this.backoff(job.attempts)
-      const stored = await markFailed(this.db, fence, cleanError(error), retryInMs).catch(
-        (e: unknown) => {
-          this.log.error({ ...about, err: e }, 'jobs: cannot record a failure')
-          return false
-        },
-      )
+      const text = errorText(error)
+      const stored = await markFailed(this.db, fence, text, retryInMs).catch((e: unknown) => {
+        this.log.error({ ...about, error: errorText(e) }, 'jobs: cannot record a failure')
+        return false
+      })
       if (stored) {
         this.log.warn(
-          { ...about, retryInMs, error: cleanError(error) },
+          { ...about, retryInMs, error: text },
           retryInMs === null ? 'job dead' : 'job failed; will retry',
         )
+      } else {
+        this.log.warn({ ...about, error: text }, 'job attempt ended after its lease was lost')
       }
     }
   }

@@ -20,6 +20,9 @@ import { hospitals } from './hospitals'
 export const jobStatuses = ['queued', 'running', 'failed', 'done', 'dead'] as const
 export type JobStatus = (typeof jobStatuses)[number]
 
+/** The lane of platform jobs (hospital_id null): one more "hospital" in the rotation. */
+export const PLATFORM_LANE = '00000000-0000-0000-0000-000000000000'
+
 export interface JobProgress {
   done: number
   total: number
@@ -48,20 +51,39 @@ export const jobs = pgTable(
     lockedUntil: timestamp('locked_until', { withTimezone: true }),
     progress: jsonb('progress').$type<JobProgress>(),
     result: jsonb('result').$type<unknown>(),
-    /** The last failure's message, cleaned of URLs' credentials and bearer tokens. */
+    /**
+     * The last failure as an error class and code (`DrizzleQueryError (57014)`), or the message
+     * of an error written for users (PublicJobError, PermanentJobError, AppError): never bound
+     * values or row contents (http/logging.ts errorText).
+     */
     lastError: text('last_error'),
+    /** The handler's own progress state, stored by ctx.checkpoint in its fenced transaction. */
+    checkpoint: jsonb('checkpoint').$type<unknown>(),
     /** `<hospital id or 'platform'>:<caller's key>`: one job per key, ever (until pruned). */
     dedupeKey: text('dedupe_key'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
+    /** When the current attempt was claimed (per-minute rates count these). */
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    /** The hospital, or the nil UUID for platform jobs: hospitals take turns by lane. */
+    lane: uuid('lane').generatedAlwaysAs(
+      sql`coalesce(hospital_id, '00000000-0000-0000-0000-000000000000'::uuid)`,
+    ),
   },
   (t) => [
     uniqueIndex('jobs_dedupe_key_idx').on(t.dedupeKey),
-    // What the worker claims: due jobs, and running ones whose lease ran out.
-    index('jobs_due_idx')
-      .on(t.runAt)
+    // What the worker claims, lane by lane (drizzle/0013_jobs_fairness.sql): due jobs, and
+    // running ones whose lease ran out; the caps count running jobs and the last minute's starts.
+    index('jobs_lane_due_idx')
+      .on(t.lane, t.name, t.runAt, t.id)
       .where(sql`status in ('queued', 'failed')`),
+    index('jobs_lane_running_idx')
+      .on(t.lane, t.name, t.lockedUntil)
+      .where(sql`status = 'running'`),
+    index('jobs_lane_started_idx')
+      .on(t.lane, t.name, t.startedAt)
+      .where(sql`started_at is not null`),
     index('jobs_leased_idx')
       .on(t.lockedUntil)
       .where(sql`status = 'running'`),
@@ -71,5 +93,24 @@ export const jobs = pgTable(
       .where(sql`status in ('done', 'dead')`),
     check('jobs_status_check', sql`status in ('queued', 'running', 'failed', 'done', 'dead')`),
     check('jobs_attempts_check', sql`attempts >= 0 and max_attempts >= 1`),
+  ],
+)
+
+/**
+ * One row per lane (a hospital, or PLATFORM_LANE), written by workers only: when the lane was
+ * last served, which orders the rotation, and an optional cap of its running jobs (null: the
+ * worker's default). Its row lock serialises one lane's claims across instances, so caps are
+ * counted exactly. A platform table: app_platform only (drizzle/0013_jobs_fairness.sql).
+ */
+export const jobLanes = pgTable(
+  'job_lanes',
+  {
+    lane: uuid('lane').primaryKey(),
+    lastClaimedAt: timestamp('last_claimed_at', { withTimezone: true }),
+    maxRunning: integer('max_running'),
+  },
+  (t) => [
+    index('job_lanes_claimed_idx').on(t.lastClaimedAt.asc().nullsFirst(), t.lane),
+    check('job_lanes_max_running_check', sql`max_running is null or max_running >= 0`),
   ],
 )
