@@ -40,7 +40,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await expect(page.getByText('Set, ends in S3c9')).toBeVisible()
   await expect(page.getByText('Set, ends in Vt77')).toBeVisible()
   await expect(
-    page.getByText('Webhook not active yet: run Test Connection to verify the page'),
+    page.getByText('Webhook not active yet: run Test Connection to verify the page and app secret'),
   ).toBeVisible()
 
   // After a reload: still set, and the secret is nowhere in the page or its API answer.
@@ -56,6 +56,40 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await expect(
     page.getByText(`Webhook active: new leads of page ${E2E_META_PAGE.id} arrive by themselves`),
   ).toBeVisible()
+
+  // Deliveries for the page that fail the signature check (its webhook is another app's, or
+  // forged): after a few, Settings asks for attention; a fresh Test Connection clears it.
+  const forged = JSON.stringify({
+    object: 'page',
+    entry: [
+      {
+        id: E2E_META_PAGE.id,
+        changes: [{ field: 'leadgen', value: { leadgen_id: '1', page_id: E2E_META_PAGE.id } }],
+      },
+    ],
+  })
+  for (let i = 0; i < 5; i++) {
+    const res = await page.request.post('/api/webhooks/meta', {
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': `sha256=${'0'.repeat(64)}`,
+      },
+      data: forged,
+    })
+    expect(res.status()).toBe(403)
+  }
+  await page.reload()
+  await expect(
+    page.getByText(
+      'Needs attention: Webhook deliveries for this page fail the signature check: check the App Secret',
+      { exact: false },
+    ),
+  ).toBeVisible()
+  const warned = await new AxeBuilder({ page }).analyze()
+  expect(warned.violations.map((v) => v.id)).toEqual([])
+  await page.getByRole('button', { name: 'Test Connection' }).click()
+  await expect(page.getByText(`Connected to ${E2E_META_PAGE.name}`)).toBeVisible()
+  await expect(page.getByText(/fail the signature check/)).toHaveCount(0)
 
   const axe = await new AxeBuilder({ page }).analyze()
   expect(axe.violations.map((v) => v.id)).toEqual([])

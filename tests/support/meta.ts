@@ -12,7 +12,7 @@ export function graphId(prefix = '1'): string {
 export function metaCall(
   app: FastifyInstance,
   cookie: string | undefined,
-  method: 'GET' | 'PUT' | 'POST',
+  method: 'GET' | 'PUT' | 'POST' | 'DELETE',
   url: string,
   payload?: unknown,
 ): Promise<LightMyRequestResponse> {
@@ -68,4 +68,34 @@ export function postWebhook(
     },
     payload: raw,
   })
+}
+
+/** A page of the fake Graph API as a hospital saves it in Settings. */
+export interface PageCredentials {
+  page: string
+  token: string
+  secret: string
+  verify?: string
+}
+
+/** Saves the page's credentials for the hospital of `cookie` and runs Test Connection. */
+export async function connectAndProve(
+  app: FastifyInstance,
+  cookie: string,
+  c: PageCredentials,
+): Promise<LightMyRequestResponse> {
+  const saved = await metaCall(app, cookie, 'PUT', '/api/integrations/meta', {
+    pageId: c.page,
+    pageAccessToken: c.token,
+    appSecret: c.secret,
+    ...(c.verify ? { verifyToken: c.verify } : {}),
+  })
+  if (saved.statusCode !== 200) throw new Error(`save: ${saved.statusCode} ${saved.body}`)
+  return metaCall(app, cookie, 'POST', '/api/integrations/meta/test')
+}
+
+/** `n` leadgen changes of one page, with lead ids unique within the run. */
+export function manyChanges(pageId: string, n: number) {
+  const base = graphId('5')
+  return Array.from({ length: n }, (_, i) => ({ pageId, leadgenId: `${base}${i}` }))
 }

@@ -5,6 +5,7 @@ import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { metaConnections, metaPages } from '../../db/schema/meta'
 import { withPlatform, withTenant } from '../../db/tenant'
+import { AppError } from '../../http/app-error'
 import type { Mailer, MailMessage } from '../../integrations/email/mailer'
 import { verifyTokenDigest } from '../../integrations/meta/signature'
 import { recordAudit } from '../audit/audit.service'
@@ -111,24 +112,8 @@ export async function claimPageRoute(
     return first.outcome
   }
 
-  // Held by another hospital: the fresh proof takes it over. The platform moves the row (the
-  // holder's row is invisible to this hospital's app_user); FOR UPDATE serialises two takeovers.
-  const fresh = first.fresh
-  const previous = await withPlatform(db, async (tx) => {
-    const [holder] = await tx
-      .select({ hospitalId: metaPages.hospitalId })
-      .from(metaPages)
-      .where(eq(metaPages.pageId, pageId))
-      .for('update')
-    await tx
-      .insert(metaPages)
-      .values({ pageId, hospitalId, claimedAt: sql`now()`, ...fresh })
-      .onConflictDoUpdate({
-        target: metaPages.pageId,
-        set: { hospitalId, claimedAt: sql`now()`, ...fresh },
-      })
-    return holder?.hospitalId ?? null
-  })
+  // Held by another hospital: the fresh proof takes it over (moveClaim).
+  const previous = await moveClaim(db, { pageId, hospitalId, ...first.fresh })
   forgetPageRoutes(db, [pageId])
   const confirmed = await withTenant(db, opts, async (tx) => {
     const c = await lockConnection(tx, hospitalId)
@@ -151,6 +136,46 @@ export async function claimPageRoute(
   if (previous && previous !== hospitalId) await tellFormerHolder(deps, previous, pageId)
   if (!confirmed) return 'changed'
   return previous === hospitalId ? 'reproved' : 'taken_over'
+}
+
+/**
+ * Gives the page's claim row to the new hospital in one platform transaction (the holder's row
+ * is invisible to the new hospital's app_user) and returns the former holder. A claim inserted
+ * meanwhile by another request makes the insert fail on the key; the move is then tried again,
+ * so the hospital it displaces is told too.
+ */
+async function moveClaim(
+  db: AppDb,
+  row: ReturnType<typeof freshProof> & { pageId: string; hospitalId: string },
+): Promise<string | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await withPlatform(db, async (tx) => {
+        const [removed] = await tx
+          .delete(metaPages)
+          .where(eq(metaPages.pageId, row.pageId))
+          .returning({ hospitalId: metaPages.hospitalId })
+        await tx.insert(metaPages).values({ ...row, claimedAt: sql`now()` })
+        return removed?.hospitalId ?? null
+      })
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error
+      if (attempt >= 3) {
+        throw new AppError(
+          'CONFLICT',
+          'This Facebook page is being connected by another request. Run Test Connection again.',
+        )
+      }
+    }
+  }
+}
+
+/** True for a unique violation (23505) anywhere in the error's cause chain. */
+function isUniqueViolation(error: unknown): boolean {
+  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    if ((e as { code?: unknown }).code === '23505') return true
+  }
+  return false
 }
 
 /** The former holder: Settings says why, an audit row, and an email to each active admin. */

@@ -193,14 +193,24 @@ function ConnectionForm({ saved }: { saved: MetaConnectionView }) {
   )
 }
 
+/**
+ * What is wrong, in Meta's words or ours: the token or app secret Meta refused (lastError), and
+ * the webhook's own problem (deliveries failing the signature check, the page taken over by
+ * another hospital or released by the platform administrator).
+ */
 function ConnectionStatus({ saved }: { saved: MetaConnectionView }) {
+  const problems = [saved.lastError, saved.webhookError].filter((p): p is string => !!p)
   return (
     <div className="space-y-1">
       {saved.status === 'needs_attention' ? (
-        <p role="status" className="flex items-start gap-2 text-sm text-red-700">
-          <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          Needs attention{saved.lastError ? `: ${saved.lastError}` : ''}
-        </p>
+        <div role="status" className="space-y-1">
+          {(problems.length ? problems : ['']).map((problem) => (
+            <p key={problem} className="flex items-start gap-2 text-sm text-red-700">
+              <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+              <span>Needs attention{problem ? `: ${problem}` : ''}</span>
+            </p>
+          ))}
+        </div>
       ) : (
         <p role="status" className="flex items-start gap-2 text-sm text-slate-700">
           <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
@@ -212,10 +222,10 @@ function ConnectionStatus({ saved }: { saved: MetaConnectionView }) {
           <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
           Webhook active: new leads of page {saved.pageId} arrive by themselves
         </p>
-      ) : saved.pageId && saved.pageAccessToken.set ? (
+      ) : saved.pageId && saved.pageAccessToken.set && !saved.webhookError ? (
         <p className="flex items-start gap-2 text-sm text-amber-800">
           <TriangleAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
-          Webhook not active yet: run Test Connection to verify the page
+          Webhook not active yet: run Test Connection to verify the page and app secret
         </p>
       ) : null}
     </div>
