@@ -202,6 +202,17 @@ describe('accepted changes per minute per hospital (quota)', () => {
     expect((await viewOf(adminA)).webhookError).toBeNull()
   })
 
+  it('is one atomic count in PostgreSQL: concurrent deliveries never overrun it together', async () => {
+    await t.db.execute(sql`delete from rate_limit_hits where key like 'meta-webhook-changes:%'`)
+    const jobs = await jobsOf(hospitalB)
+    const answers = await Promise.all(Array.from({ length: 10 }, () => deliver(B, 3)))
+    const codes = answers.map((r) => r.statusCode).sort()
+    // 6 deliveries of 3 fit in 20; the other 4 are refused whole.
+    expect(codes).toEqual([...Array(6).fill(200), ...Array(4).fill(429)])
+    expect(await jobsOf(hospitalB)).toBe(jobs + 18)
+    expect(await hitsOf(changeQuotaKey(hospitalB))).toBe(18)
+  })
+
   it('caps the changes of one delivery (413), whatever the quota left', async () => {
     await t.db.execute(sql`delete from rate_limit_hits where key like 'meta-webhook-changes:%'`)
     const jobs = await jobsOf(hospitalA)
