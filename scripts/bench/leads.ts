@@ -112,7 +112,14 @@ export async function benchLeadsPart(log: (line: string) => void): Promise<Leads
   log(`  scratch database ${name}`)
   try {
     graph = await startFakeGraph('v21.0')
-    const env = { SECRETS_KEY, META_GRAPH_URL: graph.url, META_GRAPH_VERSION: graph.version }
+    // The webhook part measures throughput, not the per-hospital quota (decision 021): one
+    // hospital sends every delivery here, far beyond the default 600 changes a minute.
+    const env = {
+      SECRETS_KEY,
+      META_GRAPH_URL: graph.url,
+      META_GRAPH_VERSION: graph.version,
+      META_WEBHOOK_CHANGES_PER_MINUTE: '100000',
+    }
     const first = await startServer({ databaseUrl: url, dataDir, env })
     await first.stop()
 
