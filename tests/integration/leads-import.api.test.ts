@@ -1,14 +1,11 @@
-import { randomUUID } from 'node:crypto'
-import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../src/server/jobs/worker'
-import { withTenant } from '../../src/server/db/tenant'
-import type { JobContext } from '../../src/server/jobs/registry'
-import { LEAD_IMPORT_JOB, runLeadImport } from '../../src/server/modules/leads/leads.import'
+import { LEAD_IMPORT_JOB } from '../../src/server/modules/leads/leads.import'
 import { importProgress, type ImportProgress } from '../../src/shared/schemas/lead-import'
 import { call, e164, newLead, uniqueMobile } from '../support/leads'
 import { HOST, login, ORIGIN } from '../support/login'
@@ -359,50 +356,6 @@ describe('access', () => {
       (await call(t.app, receptionist, 'GET', `/api/leads/import/${unknown}`)).statusCode,
     ).toBe(404)
     expect((await call(t.app, receptionist, 'GET', '/api/leads/import/nope')).statusCode).toBe(400)
-  })
-})
-
-describe('a retried import', () => {
-  it('continues after the batches the failed attempt committed, re-creating and merging nothing', async () => {
-    const fileId = randomUUID()
-    const dir = join(dataDir, 'imports', hospitalId)
-    await mkdir(dir, { recursive: true })
-    const lines = ['Name,Phone']
-    for (let i = 0; i < 1_200; i++) lines.push(`Retry Lead ${i},96${String(i).padStart(8, '0')}`)
-    await writeFile(join(dir, `${fileId}.csv`), `${lines.join('\n')}\n`)
-    const job = {
-      id: randomUUID(),
-      name: LEAD_IMPORT_JOB,
-      hospitalId,
-      payload: { fileId, mapping: standard, userId: 'nobody', impersonatorUserId: null },
-      attempts: 1,
-      maxAttempts: 3,
-      runAt: new Date(),
-    }
-    const silent = { info: () => undefined, warn: () => undefined, error: () => undefined }
-    let transactions = 0
-    const ctx = (failAt: number): JobContext => ({
-      db: t.db,
-      signal: new AbortController().signal,
-      progress: async () => undefined,
-      log: silent,
-      withTenant: (fn) => {
-        transactions++
-        if (transactions === failAt) throw new Error('the worker died')
-        return withTenant(t.db, { hospitalId, userId: null }, fn)
-      },
-    })
-    // The first attempt commits one batch of 500, then dies on the second.
-    await expect(runLeadImport(job, ctx(2))).rejects.toThrow('the worker died')
-    const result = await runLeadImport({ ...job, attempts: 2 }, ctx(0))
-    expect(result).toMatchObject({ total: 1_200, created: 1_200, merged: 0, failed: 0 })
-    const [count] = await queryRows<{ n: number }>(
-      t.db,
-      sql`select count(*)::int as n from leads where hospital_id = ${hospitalId} and name like 'Retry Lead %'`,
-    )
-    expect(count?.n).toBe(1_200)
-    // A third run (a lease lost after the end) answers the same without touching anything.
-    expect(await runLeadImport({ ...job, attempts: 3 }, ctx(0))).toEqual(result)
   })
 })
 

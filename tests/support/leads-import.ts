@@ -2,6 +2,8 @@ import { sql } from 'drizzle-orm'
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify'
 import type { AppDb } from '../../src/server/db/client'
 import { withPlatform } from '../../src/server/db/tenant'
+import { fencedTenant } from '../../src/server/jobs/fence'
+import type { ClaimedJob, JobContext } from '../../src/server/jobs/registry'
 import { LEAD_IMPORT_JOB } from '../../src/server/modules/leads/leads.import'
 import { importProgress, type ImportProgress } from '../../src/shared/schemas/lead-import'
 import { call } from './leads'
@@ -60,4 +62,85 @@ export async function finishAllImports(db: AppDb): Promise<void> {
           where name = ${LEAD_IMPORT_JOB} and status in ('queued', 'running', 'failed')`,
     ),
   )
+}
+
+interface TakenRow {
+  id: string
+  name: string
+  hospital_id: string | null
+  payload: unknown
+  attempts: number
+  max_attempts: number
+  run_at: Date | string
+  checkpoint: unknown
+}
+
+/**
+ * Claims the job for `workerId` as a worker's claim does (running, the next attempt, leased):
+ * another worker that held it has lost its lease from now on. Returns the job as its handler
+ * sees it, with the checkpoint the last committed batch left.
+ */
+export async function takeJob(db: AppDb, jobId: string, workerId: string): Promise<ClaimedJob> {
+  const result = await withPlatform(db, (tx) =>
+    tx.execute(
+      sql`update jobs set status = 'running', locked_by = ${workerId}, attempts = attempts + 1,
+            locked_until = now() + interval '10 minutes', updated_at = now()
+          where id = ${jobId}
+          returning id, name, hospital_id, payload, attempts, max_attempts, run_at, checkpoint`,
+    ),
+  )
+  const row = (result as unknown as { rows: TakenRow[] }).rows[0]
+  if (!row) throw new Error(`no job ${jobId}`)
+  return {
+    id: row.id,
+    name: row.name,
+    hospitalId: row.hospital_id,
+    payload: row.payload,
+    attempts: Number(row.attempts),
+    maxAttempts: Number(row.max_attempts),
+    runAt: new Date(row.run_at),
+    checkpoint: row.checkpoint ?? null,
+  }
+}
+
+const silent = { info: () => undefined, warn: () => undefined, error: () => undefined }
+
+/**
+ * The context the worker gives a handler (ctx.withTenant and ctx.checkpoint fenced by the
+ * job's lease, jobs/fence.ts), for driving one attempt by hand. `around` wraps each
+ * withTenant call (a test makes one fail before or after its commit); `onProgress` runs after
+ * each committed batch.
+ */
+export function jobContext(
+  db: AppDb,
+  job: ClaimedJob,
+  workerId: string,
+  options: {
+    onProgress?: (done: number) => Promise<void>
+    around?: <T>(call: number, run: () => Promise<T>) => Promise<T>
+  } = {},
+): JobContext {
+  const controller = new AbortController()
+  const fenced = fencedTenant({
+    db,
+    job,
+    fence: { id: job.id, workerId, attempts: job.attempts },
+    leaseMs: 600_000,
+    onLost: () => controller.abort(new Error('lease lost')),
+  })
+  let calls = 0
+  return {
+    db,
+    signal: controller.signal,
+    log: silent,
+    progress: async (done) => {
+      await options.onProgress?.(done)
+    },
+    checkpoint: fenced.checkpoint,
+    withTenant: (fn) => {
+      calls++
+      const run = () => fenced.withTenant(fn)
+      return options.around ? options.around(calls, run) : run()
+    },
+  }
 }

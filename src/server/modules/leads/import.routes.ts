@@ -26,7 +26,7 @@ import {
   tooManyImports,
 } from './leads.import-limits'
 import { missingColumns, readHeader } from './leads.import-rows'
-import { readState } from './leads.import-state'
+import { asState, readState } from './leads.import-state'
 import { saveUpload } from './leads.import-upload'
 
 let handlerRegistered = false
@@ -141,7 +141,8 @@ export function leadImportRoutes(app: FastifyInstance, { db }: { db: AppDb }): v
     const { id: jobId } = parse(uuidParam, { id: (req.params as { jobId: string }).jobId }, 'id')
     const job = await getJob(db, jobId, who.hospitalId)
     if (!job || job.name !== LEAD_IMPORT_JOB) throw new AppError('NOT_FOUND', 'Import not found')
-    const state = await readState(who.hospitalId, jobId)
+    // The checkpoint of the last committed batch (a state file for imports begun before it).
+    const state = asState(job.checkpoint) ?? (await readState(who.hospitalId, jobId))
     const result = (job.result ?? null) as Partial<ImportProgress> | null
     const counts = {
       created: result?.created ?? state?.created ?? 0,

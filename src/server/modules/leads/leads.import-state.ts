@@ -1,4 +1,4 @@
-import { readFile, writeFile } from 'node:fs/promises'
+import { readFile } from 'node:fs/promises'
 import { statePath } from './leads.import-files'
 import type { ReportCounts } from './leads.import-report'
 
@@ -43,14 +43,14 @@ export function asState(value: unknown): ImportState | null {
   return { ...newState(0), listed: saved.failed ?? 0, ...saved }
 }
 
+/**
+ * The state file of an import begun before states became job checkpoints (issue 24): read
+ * once so that such an import continues where it stopped; nothing writes these any more.
+ */
 export async function readState(hospitalId: string, jobId: string): Promise<ImportState | null> {
   try {
     return asState(JSON.parse(await readFile(statePath(hospitalId, jobId), 'utf8')))
   } catch {
     return null
   }
-}
-
-export async function saveState(hospitalId: string, jobId: string, state: ImportState) {
-  await writeFile(statePath(hospitalId, jobId), JSON.stringify(state), { mode: 0o600 })
 }

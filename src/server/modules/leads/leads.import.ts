@@ -1,5 +1,5 @@
 import { createReadStream } from 'node:fs'
-import { mkdir, rm, stat, truncate } from 'node:fs/promises'
+import { rm, stat } from 'node:fs/promises'
 import { z } from 'zod'
 import {
   type ImportField,
@@ -11,7 +11,7 @@ import { type ClaimedJob, type JobContext, PermanentJobError } from '../../jobs/
 import { recordAudit } from '../audit/audit.service'
 import type { NewLead } from './leads.create'
 import { importBatch } from './leads.import-batch'
-import { errorsPath, hospitalDir, UUID, uploadPath } from './leads.import-files'
+import { errorsPath, UUID, uploadPath } from './leads.import-files'
 import { importLimits } from './leads.import-limits'
 import { headerLine, reportLines, summaryText, writeReportAt } from './leads.import-report'
 import {
@@ -21,16 +21,17 @@ import {
   MAX_RECORD_BYTES,
   type RowError,
 } from './leads.import-rows'
-import { type ImportState, newState, readState, saveState } from './leads.import-state'
+import { asState, type ImportState, newState, readState } from './leads.import-state'
 import type { Actor } from './leads.rows'
 
 /**
  * Import CSV of leads (issue 8) as a job (docs/decisions/014): the upload is a file under
  * DATA_DIR/imports/<hospital>/<uuid>.csv (leads.import-files.ts); the worker parses it as a
  * stream and writes leads in batches of BATCH rows, one tenant transaction each, merging known
- * phones as POST /api/leads does. Beside the file it keeps <job>.state.json (rows done and
- * counts, written after each batch's commit, so a retried job continues where the last attempt
- * stopped) and <job>.errors.csv (bounded, leads.import-report.ts).
+ * phones as POST /api/leads does. Where it stands (rows done, counts, the report's length) is
+ * the job's checkpoint, written in each batch's fenced transaction (decision 020): a retried
+ * job continues where the last committed batch ended, and a worker that lost its lease commits
+ * nothing more. Beside the upload it writes <job>.errors.csv (bounded, leads.import-report.ts).
  */
 export const LEAD_IMPORT_JOB = 'leads.import'
 
@@ -72,19 +73,25 @@ function columnIndexes(header: string[], mapping: ImportMapping) {
 export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<unknown> {
   if (!job.hospitalId) throw new PermanentJobError(importFailures.badPayload)
   const hospitalId = job.hospitalId
-  const saved = await readState(hospitalId, job.id)
+  // The checkpoint the last committed batch left (a state file for imports begun before it).
+  const saved = asState(job.checkpoint) ?? (await readState(hospitalId, job.id))
   if (saved?.finished) return resultOf(saved)
   let state = saved ?? newState(0)
 
-  /** Commits one step: fn's writes and the state it returns, in one tenant transaction. */
+  /**
+   * Commits one step: fn's writes and the state it returns as the job's checkpoint, in one
+   * fenced tenant transaction. A worker that lost its lease gets LeaseLostError and commits
+   * neither: it can neither write its batch again nor count it twice.
+   */
   const step = async (fn: (tx: Tx) => Promise<ImportState>) => {
-    const next = await ctx.withTenant(fn)
-    await saveState(hospitalId, job.id, next)
-    state = next
+    state = await ctx.withTenant(async (tx) => {
+      const next = await fn(tx)
+      await ctx.checkpoint(tx, next)
+      return next
+    })
   }
   /** Records why the import stopped (for GET …/:jobId), then ends it without retries. */
   const fail = async (text: string): Promise<never> => {
-    await mkdir(hospitalDir(hospitalId), { recursive: true })
     const next = { ...state, failure: text }
     await step(() => Promise.resolve(next))
     throw new PermanentJobError(text)
@@ -179,13 +186,13 @@ export async function runLeadImport(job: ClaimedJob, ctx: JobContext): Promise<u
       const found = columnIndexes(header, mapping)
       if (found.missing !== null) return fail(importFailures.noColumn(found.missing))
       columns = found.columns
-      // The report's header, or the report as the last committed batch left it.
+      // The report's header. Nothing is cut here: a worker that lost its lease may still run,
+      // and cutting would take another's rows; what an attempt wrote past its last commit is
+      // written again, the same, by the next, and the final step cuts the file to its length.
       if (state.errorsBytes === 0) {
         const line = headerLine(header)
-        await writeReportAt(errorsFile, 0, line, true)
+        await writeReportAt(errorsFile, 0, line)
         state = { ...state, errorsBytes: Buffer.byteLength(line) }
-      } else {
-        await truncate(errorsFile, state.errorsBytes).catch(() => undefined)
       }
       continue
     }
