@@ -161,6 +161,9 @@ export class Worker {
 
   private async run(): Promise<void> {
     while (!this.stopping) {
+      // PGlite answers in microtasks: without this, a busy queue would keep timers and HTTP
+      // requests (macrotasks) waiting until it drained.
+      await new Promise((resolve) => setImmediate(resolve))
       if (this.running.size >= this.concurrency) {
         await this.sleep(this.pollMs)
         continue
