@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm'
 import type { CurrentUser } from '../../../shared/schemas/auth'
-import { type Role, roles } from '../../../shared/roles'
+import type { Role } from '../../../shared/roles'
+import { roleOf } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { session, user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
@@ -22,7 +23,7 @@ export async function getCurrentUser(db: AppDb, userId: string): Promise<Current
   )
   if (!row) return null
   const u = row.user
-  const role: Role = roles.includes(u.role as Role) ? (u.role as Role) : 'viewer'
+  const role: Role = roleOf(u.role)
   return {
     id: u.id,
     firstName: u.firstName,
