@@ -1,0 +1,85 @@
+// The mutation-testing groups (docs/decisions/023-mutation-testing.md): which security
+// mechanisms each group mutates, and the only test files that run against its mutants.
+//
+// `mutate` takes globs, and `file.ts:from-to` line ranges where only part of a file is in scope.
+// `testFiles` is the whole test selection: Stryker runs nothing else, so a group stays
+// tractable on two cores. Integration tests run on PGlite unless the group says `postgres`.
+// A new security mechanism gets a group here (and a line in CONTRIBUTING.md's table).
+
+/** @typedef {{ description: string, mutate: string[], testFiles: string[], postgres?: boolean, timeoutMS?: number }} Group */
+
+/** @type {Record<string, Group>} */
+export const groups = {
+  shared: {
+    description: 'request schemas, phone numbers and the permission table',
+    mutate: ['src/shared/schemas/**/*.ts', 'src/shared/phone.ts', 'src/shared/permissions.ts'],
+    testFiles: [
+      'src/shared/schemas/*.test.ts',
+      'src/shared/phone*.test.ts',
+      'src/shared/permissions*.test.ts',
+    ],
+  },
+  http: {
+    description: 'same-origin guard, body/query parsing, shared rate-limit store',
+    mutate: [
+      'src/server/http/same-origin.ts',
+      'src/server/http/parse.ts',
+      'src/server/http/rate-limit-store.ts',
+    ],
+    testFiles: [
+      'src/server/http/same-origin*.test.ts',
+      'src/server/http/parse*.test.ts',
+      'src/server/http/rate-limit-store*.test.ts',
+      'tests/integration/security-origin.api.test.ts',
+      'tests/integration/rate-limits.api.test.ts',
+      'tests/integration/http-mutants.api.test.ts',
+    ],
+  },
+  'secrets-tenant': {
+    description: 'per-hospital secrets (AES-256-GCM, key rotation, redaction) and withTenant',
+    mutate: ['src/server/secrets/**/*.ts', 'src/server/db/tenant.ts'],
+    testFiles: [
+      'src/server/secrets/*.test.ts',
+      'tests/integration/tenancy.api.test.ts',
+      'tests/integration/secrets-tenant-mutants.api.test.ts',
+    ],
+  },
+  auth: {
+    description: 'better-auth set-up, guards, session cache, sign-in throttle',
+    mutate: ['src/server/auth/**/*.ts'],
+    testFiles: [
+      'src/server/auth/*.test.ts',
+      'tests/integration/auth.api.test.ts',
+      'tests/integration/forged-sessions.api.test.ts',
+      'tests/integration/routes.api.test.ts',
+      'tests/integration/security-auth-paths.api.test.ts',
+      'tests/integration/security-throttle.api.test.ts',
+      'tests/integration/session-cache.api.test.ts',
+      'tests/integration/suspension.api.test.ts',
+      'tests/integration/two-factor.api.test.ts',
+      'tests/integration/auth-mutants.api.test.ts',
+    ],
+  },
+  jobs: {
+    description: 'the job queue: enqueue, claim, lease, retry (PostgreSQL: concurrent claims)',
+    mutate: ['src/server/jobs/queue.ts', 'src/server/jobs/store.ts'],
+    testFiles: [
+      'src/server/jobs/*.test.ts',
+      'tests/integration/jobs*.api.test.ts',
+    ],
+  },
+  services: {
+    description: "the *.service.ts files' cross-tenant paths (look-ups by id and hospital)",
+    mutate: ['src/server/modules/**/*.service.ts'],
+    testFiles: [
+      'tests/integration/tenancy.api.test.ts',
+      'tests/integration/*-mutants.api.test.ts',
+    ],
+  },
+}
+
+/** The order `npm run test:mutation` runs them in. */
+export const groupOrder = ['shared', 'http', 'secrets-tenant', 'auth', 'jobs', 'services']
+
+/** The least share of mutants a group must kill. */
+export const MIN_SCORE = 85
