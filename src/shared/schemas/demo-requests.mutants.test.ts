@@ -42,6 +42,8 @@ describe('normalizeIndianMobile', () => {
     '(+91) 98765 43210',
     '(98765) 43210',
     '98765.43210',
+    ' +91 98765 43210 ',
+    ' (+91) 98765 43210',
   ])('reads %j as +919876543210', (input) => {
     expect(normalizeIndianMobile(input)).toBe('+919876543210')
   })
