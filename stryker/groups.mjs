@@ -30,9 +30,6 @@ export const groups = {
       'src/server/http/same-origin*.test.ts',
       'src/server/http/parse*.test.ts',
       'src/server/http/rate-limit-store*.test.ts',
-      'tests/integration/security-origin.api.test.ts',
-      'tests/integration/rate-limits.api.test.ts',
-      'tests/integration/http-mutants.api.test.ts',
     ],
   },
   'secrets-tenant': {
