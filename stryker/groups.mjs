@@ -35,6 +35,9 @@ export const groups = {
   'secrets-tenant': {
     description: 'per-hospital secrets (AES-256-GCM, key rotation, redaction) and withTenant',
     mutate: ['src/server/secrets/**/*.ts', 'src/server/db/tenant.ts'],
+    // withTenant's production path (a pg.Pool connection of our own) exists only on
+    // PostgreSQL; unit tests open PGlite directly, so both paths run.
+    postgres: true,
     testFiles: [
       'src/server/secrets/*.test.ts',
       'tests/integration/tenancy.api.test.ts',
