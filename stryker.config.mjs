@@ -12,7 +12,8 @@ if (!group) {
     `MUTATION_GROUP must name a group: ${Object.keys(groups).join(', ')} (got "${name}")`,
   )
 }
-const reportDir = `reports/mutation/${name}`
+// scripts/mutation.mjs re-checks doubtful survivors in a second run with its own reports.
+const reportDir = process.env.MUTATION_REPORT_DIR ?? `reports/mutation/${name}`
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {

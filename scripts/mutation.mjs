@@ -72,6 +72,93 @@ function survivors(report) {
   return lines
 }
 
+/**
+ * Survivors whose run proves nothing: a run that completed none of its tests (stryker-js issue
+ * 6213), or a static mutant (all tests run for it) that completed fewer tests than the other
+ * static mutants did, which we have seen when an earlier mutant left the test runner unwell.
+ */
+function doubtfulSurvivors(report) {
+  const all = Object.entries(report.files).flatMap(([file, { mutants }]) =>
+    mutants.map((m) => ({ file, m })),
+  )
+  const full = Math.max(0, ...all.filter(({ m }) => m.static).map(({ m }) => m.testsCompleted ?? 0))
+  return all.filter(
+    ({ file, m }) =>
+      existsSync(join(root, file)) &&
+      m.status === 'Survived' &&
+      (m.testsCompleted === 0 || (m.static && (m.testsCompleted ?? 0) < full)),
+  )
+}
+
+const keyOf = (file, m) =>
+  `${file}|${m.location.start.line}:${m.location.start.column}|${m.mutatorName}|${m.replacement}`
+
+/**
+ * Runs Stryker again on just the lines of the doubtful survivors (fresh, in its own report
+ * folder), and takes the new verdict of each into the group's report and incremental file.
+ */
+function recheck(name, report, doubtful) {
+  const dir = join(root, 'reports/mutation', name, 'recheck')
+  rmSync(dir, { recursive: true, force: true })
+  const lines = new Map()
+  for (const { file, m } of doubtful) {
+    const set = lines.get(file) ?? new Set()
+    set.add(m.location.start.line)
+    lines.set(file, set)
+  }
+  const ranges = [...lines].flatMap(([file, set]) => [...set].map((l) => `${file}:${l}-${l}`))
+  const run = spawnSync(
+    process.execPath,
+    [
+      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+      'run',
+      'stryker.config.mjs',
+      '--force',
+      '--mutate',
+      ranges.join(','),
+    ],
+    {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...process.env, MUTATION_GROUP: name, MUTATION_REPORT_DIR: `reports/mutation/${name}/recheck` },
+    },
+  )
+  const again = join(dir, 'mutation.json')
+  if (run.status !== 0 || !existsSync(again)) {
+    console.error(`${name}: the re-check failed (stryker exited ${run.status}); verdicts kept`)
+    return report
+  }
+  const verdicts = new Map()
+  for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(again, 'utf8')).files))
+    for (const m of mutants) verdicts.set(keyOf(file, m), m)
+  const apply = (target) => {
+    let changed = 0
+    for (const [file, { mutants }] of Object.entries(target.files))
+      for (const m of mutants) {
+        const v = verdicts.get(keyOf(file, m))
+        if (!v || m.status !== 'Survived') continue
+        if (v.status !== m.status) changed++
+        Object.assign(m, {
+          status: v.status,
+          testsCompleted: v.testsCompleted,
+          killedBy: v.killedBy,
+          coveredBy: v.coveredBy,
+        })
+      }
+    return changed
+  }
+  const changed = apply(report)
+  writeFileSync(join(root, 'reports/mutation', name, 'mutation.json'), JSON.stringify(report))
+  const incrementalFile = join(root, 'reports/mutation', name, 'incremental.json')
+  if (existsSync(incrementalFile)) {
+    const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8'))
+    apply(incremental)
+    writeFileSync(incrementalFile, JSON.stringify(incremental))
+  }
+  console.log(`${name}: the re-check changed ${changed} verdict(s)`)
+  return report
+}
+
 const rows = []
 let failed = false
 for (const name of selected) {
@@ -106,7 +193,12 @@ for (const name of selected) {
     failed = true
     continue
   }
-  const report = JSON.parse(readFileSync(reportFile, 'utf8'))
+  let report = JSON.parse(readFileSync(reportFile, 'utf8'))
+  const doubtful = doubtfulSurvivors(report)
+  if (doubtful.length > 0) {
+    console.log(`\n${name}: re-checking ${doubtful.length} survivor(s) that did not run every test`)
+    report = recheck(name, report, doubtful)
+  }
   const counts = countReport(report)
   rows.push({ name, ...counts, seconds, survivors: survivors(report) })
   if (counts.score < MIN_SCORE) failed = true

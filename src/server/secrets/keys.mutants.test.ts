@@ -112,6 +112,6 @@ describe('loadSecretsKeys', () => {
   it('passes on any other failure to write the key', () => {
     expect(() =>
       loadSecretsKeys({ given: undefined, dataDir: join(dir, 'missing'), mayGenerate: true }),
-    ).toThrow(/ENOENT/)
+    ).toThrow(expect.objectContaining({ code: 'ENOENT', syscall: 'open' }))
   })
 })
