@@ -16,6 +16,7 @@ import {
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
 import type { ListenState } from './db/notify'
+import { registerBodylessDeletes } from './http/bodyless-deletes'
 import { registerCompression } from './http/compress'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { healthRoutes } from './http/health'
@@ -141,6 +142,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Per-IP route limits in PostgreSQL, shared by every instance (docs/decisions/008).
   await registerRateLimits(app, db)
   registerSameOriginGuard(app, options.baseURL)
+  registerBodylessDeletes(app)
   registerAccessControl(app, sessionDeps)
 
   const throttle = createSignInThrottle(db, { ...defaultThrottlePolicy, ...options.signInThrottle })

@@ -5,6 +5,7 @@ import type { SeenRoute } from '../support/route-recorder'
 import { AUTH_BASE } from '../../src/server/auth/endpoints'
 import { HSTS } from '../../src/server/http/security-headers'
 import { cookieHeader } from '../support/login'
+import { loginSuperAdmin } from '../support/two-factor'
 import { createTestApp, demoEmail, queryRows, type TestApp } from '../support/test-app'
 
 // Issue 17: "our origin" as the server sees it, Secure cookies and HSTS over https, and what the
@@ -120,15 +121,18 @@ describe('without BASE_URL behind a trusted proxy (127.0.0.1)', () => {
     ]
     expect(writes.length).toBeGreaterThan(5)
     // The admin may call every hospital write, so a refusal here is the body's, not the role's.
-    const cookie = cookieHeader(
+    const adminCookie = cookieHeader(
       await signIn({ host: 'localhost', origin: 'http://localhost' }, '127.0.0.1', 'admin'),
     )
+    // Platform writes (/api/admin/*) are the super admin's, who may call each of them.
+    const superCookie = await loginSuperAdmin(t.app)
     const before = await queryRows<{ n: number }>(
       t.db,
       sql`select count(*)::int as n from audit_events`,
     )
     for (const entry of writes) {
       const [method = 'POST', url = '/'] = entry.split(' ')
+      const cookie = url.startsWith('/api/admin/') ? superCookie : adminCookie
       const send = (headers: Record<string, string>, payload: string) => {
         return t.app.inject({
           method: method as 'POST',
