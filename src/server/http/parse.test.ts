@@ -28,6 +28,14 @@ describe('parse', () => {
     expect(error.issues?.find((i) => i.path === '')?.message).toMatch(/Unknown field\(s\): extra/)
   })
 
+  it('answers 400, not a crash, when zod throws on a value it cannot compare', () => {
+    // Found by patients.property.test.ts: zod runs min/max on anything with a `length`.
+    const named = z.strictObject({ name: z.string().trim().min(1).max(200) })
+    const error = caught(() => parse(named, { name: { length: [{ toString: 0 }] } }, 'body'))
+    expect(error.code).toBe('VALIDATION')
+    expect(error.issues).toEqual([{ path: 'body', message: 'has a value of the wrong type' }])
+  })
+
   it('uses `where` as the path of a whole-value issue', () => {
     expect(caught(() => parse(schema, 'text', 'query')).issues?.[0]?.path).toBe('query')
   })

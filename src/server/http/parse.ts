@@ -57,7 +57,18 @@ export function rejectInvalidText(value: unknown, where?: string): void {
 /** Parses a body, query or params object with a shared schema; a failure is a 400 with field messages. */
 export function parse<S extends z.ZodType>(schema: S, value: unknown, where?: string): z.output<S> {
   rejectInvalidText(value, where)
-  const result = schema.safeParse(value ?? {})
+  let result: ReturnType<S['safeParse']>
+  try {
+    result = schema.safeParse(value ?? {}) as ReturnType<S['safeParse']>
+  } catch {
+    // zod runs length checks on anything with a `length` (to report more than the type), and
+    // one whose `length` cannot be compared throws instead of failing: {"name":{"length":[{}]}}.
+    const path = where ?? ''
+    const message = 'has a value of the wrong type'
+    throw new AppError('VALIDATION', `Invalid input: ${path ? `${path}: ` : ''}${message}`, [
+      { path, message },
+    ])
+  }
   if (!result.success) throw AppError.fromZod(result.error, where)
-  return result.data
+  return result.data as z.output<S>
 }
