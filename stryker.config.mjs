@@ -1,6 +1,6 @@
 // Stryker for one mutation-testing group (stryker/groups.mjs). Run it through
 // `npm run test:mutation -- <group>` (scripts/mutation.mjs), or directly as
-// `MUTATION_GROUP=<group> npx stryker run`. docs/decisions/023-mutation-testing.md says why.
+// `MUTATION_GROUP=<group> npx stryker run`. docs/decisions/024-mutation-testing.md says why.
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { groups } from './stryker/groups.mjs'

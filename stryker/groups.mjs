@@ -1,4 +1,4 @@
-// The mutation-testing groups (docs/decisions/023-mutation-testing.md): which security
+// The mutation-testing groups (docs/decisions/024-mutation-testing.md): which security
 // mechanisms each group mutates, and the only test files that run against its mutants.
 //
 // `mutate` takes globs, and `file.ts:from-to` line ranges where only part of a file is in scope.

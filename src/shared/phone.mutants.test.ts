@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { normalizeMobilePhone } from './phone'
 
 // What the mobile check lets through beside plain mobiles (mutation testing,
-// docs/decisions/023). Numbers found with libphonenumber-js's `max` metadata (getType()).
+// docs/decisions/024). Numbers found with libphonenumber-js's `max` metadata (getType()).
 
 describe('normalizeMobilePhone', () => {
   it('takes an Indian number that may be a fixed line or a mobile', () => {

@@ -5,7 +5,7 @@ import { type AppDb, type Database, openDatabase, type Tx } from '../../src/serv
 import { withPlatform, withTenant } from '../../src/server/db/tenant'
 import { openTestDatabase, queryRows } from '../support/test-app'
 
-// withTenant's transaction at its edges (mutation testing, docs/decisions/023): what it
+// withTenant's transaction at its edges (mutation testing, docs/decisions/024): what it
 // refuses before touching the database, that it commits, rolls back and leaves every pooled
 // connection clean. On embedded PGlite always, and on PostgreSQL too when TEST_DATABASE_URL is
 // set (withTenant takes another path there: a pool connection of its own).
@@ -149,7 +149,7 @@ describe.each(drivers)('on %s', (_name, open) => {
       if (driver !== 'postgres') ctx.skip()
       // A checked-out pg client whose server goes away emits 'error' once its socket closes,
       // and pg-pool listens only on idle clients: the test listens, so that the event does not
-      // end the run (the app does not yet; see the report of docs/decisions/023).
+      // end the run (the app does not yet; see the report of docs/decisions/024).
       const pool = (db as unknown as { $client: pg.Pool }).$client
       const ignore = () => undefined
       const listen = (client: pg.PoolClient) => {

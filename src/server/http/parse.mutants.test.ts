@@ -4,7 +4,7 @@ import { AppError } from './app-error'
 import { MAX_JSON_DEPTH, parse, rejectInvalidText } from './parse'
 
 // What parse() refuses before a schema runs, at its edges (mutation testing,
-// docs/decisions/023): text no column can store, field names alike, and deep nesting.
+// docs/decisions/024): text no column can store, field names alike, and deep nesting.
 
 function refusal(run: () => unknown): { message: string; issues: unknown } {
   try {

@@ -13,7 +13,7 @@ import {
   takeQuota,
 } from './rate-limit-store'
 
-// The shared rate-limit store at its edges (mutation testing, docs/decisions/023): quotas are
+// The shared rate-limit store at its edges (mutation testing, docs/decisions/024): quotas are
 // all or nothing, windows restart, keys are per route, the limit is inclusive.
 
 let database: Database

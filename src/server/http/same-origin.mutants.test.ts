@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { registerErrorHandler } from './error-handler'
 import { originOf, registerSameOriginGuard } from './same-origin'
 
-// The same-origin guard at its edges (mutation testing, docs/decisions/023): which methods
+// The same-origin guard at its edges (mutation testing, docs/decisions/024): which methods
 // and paths it checks, every Sec-Fetch-Site value, the refusal body, and our origin behind a
 // trusted proxy.
 

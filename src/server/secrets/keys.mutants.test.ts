@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import { SECRETS_KEY_FILE } from '../data-dir'
 import { keyFingerprint, loadSecretsKeys, parseSecretsKeys } from './keys'
 
-// The secrets keyring at its edges (mutation testing, docs/decisions/023): key ids, which
+// The secrets keyring at its edges (mutation testing, docs/decisions/024): key ids, which
 // entry a message names, what counts as a key, and two processes generating a key at once.
 
 // existsSync can be made to miss a file once: the moment between another process's check

@@ -10,7 +10,7 @@ import {
   secretKeyId,
 } from './secrets'
 
-// Secrets at rest at their edges (mutation testing, docs/decisions/023): each refusal says
+// Secrets at rest at their edges (mutation testing, docs/decisions/024): each refusal says
 // which kind it is, only canonical spellings are read, and the hint shows 4 characters from
 // 12 on.
 

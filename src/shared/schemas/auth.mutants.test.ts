@@ -14,7 +14,7 @@ import {
 } from './auth'
 
 // Sign-in and trial sign-up schemas and the platform two-factor rule (mutation testing,
-// docs/decisions/023).
+// docs/decisions/024).
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value)

@@ -13,7 +13,7 @@ import {
   uuidParam,
 } from './common'
 
-// The building blocks every request schema is made of (mutation testing, docs/decisions/023):
+// The building blocks every request schema is made of (mutation testing, docs/decisions/024):
 // each bound at its edge, each message as the API answers it.
 
 /** The one issue message of a failed parse (the test fails when the parse succeeds). */

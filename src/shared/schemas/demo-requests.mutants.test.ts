@@ -22,7 +22,7 @@ import {
 import { secretHint } from './secrets'
 
 // The signed-out demo form, the super admin's outbox and secret hints (mutation testing,
-// docs/decisions/023).
+// docs/decisions/024).
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value)

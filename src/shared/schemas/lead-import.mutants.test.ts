@@ -15,7 +15,7 @@ import {
   neutraliseCell,
 } from './lead-import'
 
-// The CSV import's shared pieces at their edges (mutation testing, docs/decisions/023).
+// The CSV import's shared pieces at their edges (mutation testing, docs/decisions/024).
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value)

@@ -34,7 +34,7 @@ import {
   updateLeadInput,
 } from './leads'
 
-// Leads' request and response schemas (mutation testing, docs/decisions/023): the API's
+// Leads' request and response schemas (mutation testing, docs/decisions/024): the API's
 // vocabulary, every bound at its edge, every message as the API answers it.
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {

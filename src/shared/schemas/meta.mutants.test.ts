@@ -17,7 +17,7 @@ import {
   secretHintSchema,
 } from './meta'
 
-// The Meta connection's schemas (mutation testing, docs/decisions/023): secrets are only ever
+// The Meta connection's schemas (mutation testing, docs/decisions/024): secrets are only ever
 // hints, and what a hospital admin may save is bounded.
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {

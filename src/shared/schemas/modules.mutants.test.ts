@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 // Every shared schema module loads. A test file that imports a module which throws while it
 // loads collects no tests, and Stryker 9.6 then counts the mutant that broke the module as
 // survived; importing the modules inside tests turns such a mutant into a failing test
-// (docs/decisions/023).
+// (docs/decisions/024).
 const modules = {
   auth: () => import('./auth'),
   common: () => import('./common'),

@@ -15,7 +15,7 @@ import {
   updatePatientInput,
 } from './patients'
 
-// Patients' schemas at their edges (mutation testing, docs/decisions/023).
+// Patients' schemas at their edges (mutation testing, docs/decisions/024).
 
 function messagesOf(schema: z.ZodType, value: unknown): string[] {
   const result = schema.safeParse(value)
