@@ -47,13 +47,14 @@ export const groups = {
   auth: {
     description: 'better-auth set-up, guards, session cache, sign-in throttle',
     mutate: ['src/server/auth/**/*.ts'],
+    // Every integration file builds the app in a beforeAll, so every mutant in auth.ts's
+    // better-auth options runs against all of them: few and fast ones only (routes.api and
+    // security-throttle.api are left to the unit tests of the same code).
     testFiles: [
       'src/server/auth/*.test.ts',
       'tests/integration/auth.api.test.ts',
       'tests/integration/forged-sessions.api.test.ts',
-      'tests/integration/routes.api.test.ts',
       'tests/integration/security-auth-paths.api.test.ts',
-      'tests/integration/security-throttle.api.test.ts',
       'tests/integration/session-cache.api.test.ts',
       'tests/integration/suspension.api.test.ts',
       'tests/integration/two-factor.api.test.ts',
