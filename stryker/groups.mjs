@@ -48,17 +48,15 @@ export const groups = {
     description: 'better-auth set-up, guards, session cache, sign-in throttle',
     mutate: ['src/server/auth/**/*.ts'],
     // Every integration file builds the app in a beforeAll, so every mutant in auth.ts's
-    // better-auth options runs against all of them: few and fast ones only (routes.api and
-    // security-throttle.api are left to the unit tests of the same code).
+    // better-auth options runs against all of them: few and fast ones only (auth.api,
+    // routes.api, security-auth-paths.api, security-throttle.api and session-cache.api are
+    // left to the unit tests of the same code).
     testFiles: [
       'src/server/auth/*.test.ts',
-      'tests/integration/auth.api.test.ts',
+      'tests/integration/auth-mutants.api.test.ts',
       'tests/integration/forged-sessions.api.test.ts',
-      'tests/integration/security-auth-paths.api.test.ts',
-      'tests/integration/session-cache.api.test.ts',
       'tests/integration/suspension.api.test.ts',
       'tests/integration/two-factor.api.test.ts',
-      'tests/integration/auth-mutants.api.test.ts',
     ],
   },
   jobs: {

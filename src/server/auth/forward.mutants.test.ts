@@ -288,7 +288,7 @@ describe('sendAuthResponse', () => {
   async function sent(status: number, body: string, headers: Record<string, string> = {}) {
     next = async () => {
       const response = new Response(body || null, { status, headers })
-      let json: unknown = null
+      let json: unknown
       try {
         json = body ? JSON.parse(body) : null
       } catch {
