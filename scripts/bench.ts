@@ -9,10 +9,13 @@
 //   BENCH_TARGET=/tmp/bench-before npm run bench            another checkout's server
 //   BENCH_PARTS=postgres,pglite npm run bench               only some parts
 // Parts: postgres, instances, compression, pglite, worker, leads (100,000 leads: the list with
-// each filter and /api/stats at 1 connection, a CSV import, signed webhook deliveries). Scratch data only: a database
+// each filter and /api/stats at 1 connection, a CSV import, signed webhook deliveries), jobs
+// (issue 24: B's 10 jobs behind A's 5,000, throughput, the claim at 100,000 due jobs; alone:
+// BENCH_PARTS=jobs npm run bench). Scratch data only: a database
 // created on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
+import { benchJobs, type JobsResult } from './bench/jobs'
 import { scenarios } from './bench/measure'
 import { benchLeadsPart, type LeadsResult } from './bench/leads'
 import { benchPglite, type PgliteResult } from './bench/pglite'
@@ -38,8 +41,10 @@ function commonest(rows: ReturnType<typeof benchPatients>): string {
 async function main(): Promise<void> {
   console.log('Arogya CRM benchmark (npm run bench)')
   for (const line of machine()) console.log(`  ${line}`)
-  ensureBuilt(config.target)
-  const rows = benchPatients(config.patients)
+  // The jobs part alone needs neither the built server nor the patients.
+  const serverParts = ['postgres', 'instances', 'pglite', 'worker', 'leads', 'compression']
+  if (serverParts.some((part) => config.parts(part))) ensureBuilt(config.target)
+  const rows = serverParts.some((part) => config.parts(part)) ? benchPatients(config.patients) : []
   const count = (term: string) =>
     rows.filter((r) => `${String(r.name)} ${String(r.email)}`.toLowerCase().includes(term)).length
   const list = scenarios(commonest(rows), count, rows.length)
@@ -59,6 +64,11 @@ async function main(): Promise<void> {
     console.log('\n== Leads (PostgreSQL) ==')
     if (await postgresAnswers()) leads = await benchLeadsPart(log)
   }
+  let jobs: JobsResult | null = null
+  if (config.parts('jobs')) {
+    console.log('\n== Jobs (issue 24) ==')
+    jobs = await benchJobs(log, { postgres: await postgresAnswers() })
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -72,7 +82,7 @@ async function main(): Promise<void> {
   for (const line of targets(pgRes, lite)) console.log(line)
   if (leads) for (const line of leadsReport(leads)) console.log(line)
   console.log('')
-  console.log(summaryLine(pgRes, lite, leads))
+  console.log(summaryLine(pgRes, lite, leads, jobs))
 }
 
 main().catch((error: unknown) => {

@@ -5,6 +5,7 @@ import type { CodecResult } from './compression'
 import { config } from './config'
 import type { Load } from './load'
 import type { Measured, Scenario } from './measure'
+import type { JobsDriverResult, JobsResult } from './jobs'
 import type { LeadsResult } from './leads'
 import type { PgliteResult } from './pglite'
 import type { PostgresResult } from './postgres'
@@ -248,6 +249,7 @@ export function summaryLine(
   pgRes: PostgresResult | null,
   lite: PgliteResult | null,
   leads: LeadsResult | null = null,
+  jobs: JobsResult | null = null,
 ): string {
   const round = (n: number | undefined, digits = 1) =>
     n === undefined || Number.isNaN(n) ? null : Number(n.toFixed(digits))
@@ -282,6 +284,22 @@ export function summaryLine(
           },
         }
       : {}),
+    ...(jobs
+      ? { jobs: { postgres: jobsSummary(jobs.postgres), pglite: jobsSummary(jobs.pglite) } }
+      : {}),
   }
   return `BENCH-SUMMARY ${JSON.stringify(summary)}`
+}
+
+/** Issue 24's figures per driver: B's 10 behind A's 5,000, throughput, the claim at 100k. */
+function jobsSummary(r: JobsDriverResult | null) {
+  if (!r) return null
+  return {
+    b_10_ms: Math.round(r.bTenMs),
+    a_ran_meanwhile: r.aRanMeanwhile,
+    a_waiting: r.aWaiting,
+    jobs_per_s: Math.round(r.perSecond),
+    jobs_per_s_one_hospital: Math.round(r.perSecondOneHospital),
+    claim_ms_100k: Number(r.claimMs100k.toFixed(2)),
+  }
 }

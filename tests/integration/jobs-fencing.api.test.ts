@@ -54,8 +54,9 @@ describe('ctx.withTenant (fenced)', () => {
       aborted = ctx.signal.aborted
     })
     const { id } = await withPlatform(bed.db, (tx) => enqueue(tx, { name, hospitalId: bed.a }))
-    // A long lease: the worker renews nothing while the test takes the job over.
-    await worker([name], { leaseMs: 60_000 }).start()
+    // A long lease: the worker renews nothing while the test takes the job over; one slot, so
+    // that the worker does not claim the job again itself.
+    await worker([name], { leaseMs: 60_000, concurrency: 1 }).start()
     await paused.opened
     // Its lease runs out (a stalled worker) and another worker claims the job.
     await bed.db.execute(
@@ -114,16 +115,20 @@ describe('ctx.withTenant (fenced)', () => {
         })
       })
       const { id } = await withPlatform(bed.db, (tx) => enqueue(tx, { name, hospitalId: bed.a }))
-      await worker([name], { leaseMs: 300 }).start()
+      // A short lease (a second: a loaded machine may pause a few hundred ms between COMMIT
+      // and the worker's next statement, and a shorter lease would run out there).
+      await worker([name], { leaseMs: 1_000 }).start()
       await inside.opened
-      await sleep(450) // the lease set at the fence has run out by the clock
+      await sleep(1_300) // the lease set at the fence has run out by the clock
       const second = bed.second as Database
       expect(await claimNext(second.db, 'other-worker', [name], 60_000)).toBeNull()
       leave.open()
-      await waitFor(async () => {
-        const view = await getJob(bed.db, id, bed.a)
-        return view?.status === 'done'
+      const view = await waitFor(async () => {
+        const v = await getJob(bed.db, id, bed.a)
+        return v?.status === 'done' && v
       }, 'the job')
+      // Renewed before COMMIT (the batch outlasted its lease): not claimed again after it.
+      expect(view.attempts).toBe(1)
       expect(await leadsNamed('Locked Write')).toBe(1)
     },
   )

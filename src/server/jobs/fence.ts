@@ -15,7 +15,8 @@ import { type Fence, fenced, ms } from './store'
  * app_user with the job row's hospital (transaction-local, as db/tenant.ts withTenant does)
  * for the handler. Privileges only ever go down while handler code runs; a checkpoint the
  * handler asked for is written after its code has returned, by the worker's role again (app_user
- * may not change jobs), fenced once more, in the same transaction as the batch.
+ * may not change jobs), fenced once more, in the same transaction as the batch, and the lease
+ * renewed from that moment (also without a checkpoint when the batch took a third of the lease).
  */
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
@@ -61,13 +62,19 @@ export function fencedTenant(options: {
         )
         const pending: Pending = { set: false, json: 'null' }
         open.set(tx, pending)
+        const fencedAt = Date.now()
         try {
           const result = await fn(tx)
-          if (pending.set) {
+          // A batch that took a third of the lease or more renews it again before COMMIT:
+          // otherwise the lease could run out at COMMIT, and a claim (the worker's renewal
+          // waits for this row meanwhile) could take the job between COMMIT and that renewal.
+          const long = Date.now() - fencedAt >= leaseMs / 3
+          if (pending.set || long) {
             // The handler's code is done: back to the worker's role for the job row only.
             await tx.execute(sql`select set_config('role', 'none', true)`)
+            const checkpoint = pending.set ? sql`checkpoint = ${pending.json}::jsonb,` : sql``
             const saved = (await tx.execute(
-              sql`update jobs set checkpoint = ${pending.json}::jsonb,
+              sql`update jobs set ${checkpoint}
                          locked_until = clock_timestamp() + ${ms(leaseMs)}, updated_at = now()
                   where ${fenced(fence)} returning id`,
             )) as unknown as { rows: unknown[] }

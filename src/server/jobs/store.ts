@@ -1,21 +1,20 @@
 import { sql, type SQL } from 'drizzle-orm'
 import type { AppDb } from '../db/client'
 import type { JobProgress } from '../db/schema/jobs'
-import { withPlatform } from '../db/tenant'
 
 /**
- * The worker's statements, each its own short platform transaction: nothing is held between
- * them (no session state, no advisory lock), so they are safe behind PgBouncer in transaction
- * mode and never keep PGlite's single connection for long. Every statement about a claimed
- * job is fenced by (locked_by, attempts): a worker whose lease ran out and whose job another
- * worker claimed can no longer renew, report, finish or fail it. Claiming is in claim.ts.
+ * The worker's statements, each one platform statement in its own implicit transaction (one
+ * round trip; BEGIN and COMMIT around a single statement cost two more and changed nothing):
+ * nothing is held between them (no session state, no advisory lock), so they are safe behind
+ * PgBouncer in transaction mode and never keep PGlite's single connection for long. Every
+ * statement about a claimed job is fenced by (locked_by, attempts): a worker whose lease ran
+ * out and whose job another worker claimed can no longer renew, report, finish or fail it.
+ * Claiming is in claim.ts, a handler's tenant transaction in fence.ts.
  */
 
+/** One platform statement (the worker's own role, like withPlatform), autocommitted. */
 async function rows<T>(db: AppDb, query: SQL): Promise<T[]> {
-  return withPlatform(
-    db,
-    async (tx) => ((await tx.execute(query)) as unknown as { rows: T[] }).rows,
-  )
+  return ((await db.execute(query)) as unknown as { rows: T[] }).rows
 }
 
 export interface Fence {
