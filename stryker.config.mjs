@@ -22,6 +22,9 @@ export default {
   // see stryker/vitest.config.mjs).
   vitest: { configFile: 'stryker/vitest.config.mjs', related: false },
   mutate: [...group.mutate, '!**/*.test.ts'],
+  // Ignore-plugins that narrow a group to its mechanism (services: cross-tenant paths only).
+  appendPlugins: ['./stryker/cross-tenant-ignorer.mjs'],
+  ignorers: group.ignorers ?? [],
   coverageAnalysis: 'perTest',
   // Two shared cores: one test-runner process (the brief of issue 30 allows two at most).
   concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
