@@ -92,7 +92,7 @@ export async function markFailed(
   return failed.length > 0
 }
 
-/** Finished jobs older than these are deleted (their dedupe keys with them). */
+/** Finished jobs older than these are deleted (their dedupe keys with them), and idle lanes. */
 export async function pruneFinished(
   db: AppDb,
   doneDays: number,
@@ -104,6 +104,15 @@ export async function pruneFinished(
         where (status = 'done' and finished_at < now() - ${doneDays}::double precision * interval '1 day')
            or (status = 'dead' and finished_at < now() - ${deadDays}::double precision * interval '1 day')
         returning id`,
+  )
+  // Lanes of hospitals with no job left and no cap of their own, idle for a month (a deleted
+  // hospital's too). A lane that gets work again is added back by the next claim.
+  await rows(
+    db,
+    sql`delete from job_lanes l
+        where l.max_running is null
+          and (l.last_claimed_at is null or l.last_claimed_at < now() - ${deadDays}::double precision * interval '1 day')
+          and not exists (select 1 from jobs j where j.lane = l.lane)`,
   )
   return deleted.length
 }

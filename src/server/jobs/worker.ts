@@ -1,24 +1,15 @@
 import { randomUUID } from 'node:crypto'
 import { hostname } from 'node:os'
 import type { Database } from '../db/client'
-import type { JobProgress } from '../db/schema/jobs'
 import { listen, type Listening } from '../db/notify'
 import { withPlatform } from '../db/tenant'
 import { errorText } from '../http/logging'
+import { runAttempt } from './attempt'
 import { exponentialBackoff } from './backoff'
 import { claimNext } from './claim'
-import { fencedTenant } from './fence'
 import { enqueue } from './queue'
-import {
-  type ClaimedJob,
-  type JobContext,
-  type JobLog,
-  handlerFor,
-  PermanentJobError,
-  registeredJobNames,
-} from './registry'
+import { type ClaimedJob, type JobLog, registeredJobNames } from './registry'
 import { currentSlot, registeredSchedules, slotKey } from './schedule'
-import { type Fence, markDone, markFailed, renewLease, saveProgress } from './store'
 
 export interface WorkerOptions {
   database: Pick<Database, 'db' | 'driver'>
@@ -222,94 +213,21 @@ export class Worker {
 
   private execute(job: ClaimedJob): void {
     const controller = new AbortController()
-    const task = this.attempt(job, controller).finally(() => {
+    const task = runAttempt(
+      {
+        db: this.db,
+        workerId: this.id,
+        leaseMs: this.leaseMs,
+        progressMs: this.progressMs,
+        backoff: this.backoff,
+        log: this.log,
+      },
+      job,
+      controller,
+    ).finally(() => {
       this.running.delete(task)
       this.wake()
     })
     this.running.set(task, controller)
-  }
-
-  private async attempt(job: ClaimedJob, controller: AbortController): Promise<void> {
-    const fence: Fence = { id: job.id, workerId: this.id, attempts: job.attempts }
-    const about = {
-      jobId: job.id,
-      job: job.name,
-      attempt: job.attempts,
-      hospitalId: job.hospitalId,
-    }
-    const handler = handlerFor(job.name)
-    if (job.attempts > job.maxAttempts || !handler) {
-      // A lease that ran out on the last attempt (the worker died), or a handler removed.
-      const why = handler
-        ? `no attempts left after attempt ${job.attempts - 1} was lost`
-        : 'no handler'
-      await markFailed(this.db, fence, why, null).catch((error: unknown) =>
-        this.log.error({ ...about, error: errorText(error) }, 'jobs: cannot mark dead'),
-      )
-      this.log.warn(about, `job dead: ${why}`)
-      return
-    }
-    const lost = () => controller.abort(new Error('lease lost'))
-    let latest: JobProgress | null = null
-    let lastWrite = 0
-    let renewing = false
-    const renewal = setInterval(
-      () => {
-        // One renewal at a time: a fenced tenant transaction holds the row until it commits.
-        if (renewing) return
-        renewing = true
-        renewLease(this.db, fence, this.leaseMs)
-          .then(
-            (ok) => {
-              if (!ok) lost()
-            },
-            (error: unknown) =>
-              this.log.warn({ ...about, error: errorText(error) }, 'jobs: lease renewal failed'),
-          )
-          .finally(() => {
-            renewing = false
-          })
-      },
-      Math.max(10, Math.floor(this.leaseMs / 3)),
-    )
-    const ctx: JobContext = {
-      db: this.db,
-      signal: controller.signal,
-      log: this.log,
-      progress: async (done, total) => {
-        latest = { done, total }
-        if (Date.now() - lastWrite < this.progressMs && done < total) return
-        lastWrite = Date.now()
-        if (!(await saveProgress(this.db, fence, latest))) lost()
-      },
-      ...fencedTenant({ db: this.db, job, fence, leaseMs: this.leaseMs, onLost: lost }),
-    }
-    try {
-      let result: unknown
-      try {
-        result = await handler(job, ctx)
-      } finally {
-        clearInterval(renewal)
-      }
-      if (await markDone(this.db, fence, result, latest)) this.log.info(about, 'job done')
-      else this.log.warn(about, 'job finished after its lease was lost; result dropped')
-    } catch (error) {
-      const permanent = error instanceof PermanentJobError
-      const retryInMs =
-        permanent || job.attempts >= job.maxAttempts ? null : this.backoff(job.attempts)
-      const text = errorText(error)
-      const stored = await markFailed(this.db, fence, text, retryInMs).catch((e: unknown) => {
-        this.log.error({ ...about, error: errorText(e) }, 'jobs: cannot record a failure')
-        return false
-      })
-      if (stored) {
-        this.log.warn(
-          { ...about, retryInMs, error: text },
-          retryInMs === null ? 'job dead' : 'job failed; will retry',
-        )
-      } else {
-        this.log.warn({ ...about, error: text }, 'job attempt ended after its lease was lost')
-      }
-    }
   }
 }
