@@ -118,6 +118,8 @@ const envShape = z.object({
   JOBS_WORKER: boolString.default(true),
   /** Jobs one worker runs at once on PostgreSQL (the embedded database runs one at a time). */
   JOBS_CONCURRENCY: z.coerce.number().int().min(1).max(32).default(4),
+  /** Jobs one hospital may run at once across every worker and instance (docs/decisions/020). */
+  JOBS_PER_HOSPITAL_RUNNING: z.coerce.number().int().min(1).max(64).default(2),
   /** Meta's Graph API for lead ads (tests point it at a local fake); https in production. */
   META_GRAPH_URL: z.string().url().default('https://graph.facebook.com'),
   META_GRAPH_VERSION: z

@@ -143,6 +143,7 @@ const worker = env.JOBS_WORKER
   ? new Worker({
       database,
       concurrency: env.JOBS_CONCURRENCY,
+      perHospitalRunning: env.JOBS_PER_HOSPITAL_RUNNING,
       directUrl: env.DATABASE_DIRECT_URL,
       log: app.log,
     })

@@ -38,6 +38,7 @@ registerAllJobs({ metaGraph })
 const worker = new Worker({
   database,
   concurrency: env.JOBS_CONCURRENCY,
+  perHospitalRunning: env.JOBS_PER_HOSPITAL_RUNNING,
   directUrl: env.DATABASE_DIRECT_URL,
   log,
 })

@@ -2,7 +2,12 @@ import { z } from 'zod'
 import type { Tx } from '../../db/client'
 import { createGraphClient, type GraphConfig, GraphError } from '../../integrations/meta/graph'
 import { mapGraphLead } from '../../integrations/meta/map-lead'
-import { type JobHandler, PermanentJobError, registerHandler } from '../../jobs/registry'
+import {
+  type JobHandler,
+  PermanentJobError,
+  PublicJobError,
+  registerHandler,
+} from '../../jobs/registry'
 import { readConnection, recordGraphOutcome, touchProven } from './connection.service'
 import { refusalMessage } from './graph-errors'
 import { upsertMetaLead } from './meta-leads'
@@ -43,7 +48,7 @@ export function fetchLeadHandler(graph: GraphConfig, fetchImpl?: typeof fetch): 
       throw new PermanentJobError('the page is no longer connected to this hospital')
     }
     if (!connection.pageAccessToken || !connection.appSecret) {
-      throw new Error('Meta page access token or app secret is not set')
+      throw new PublicJobError('Meta page access token or app secret is not set')
     }
     const client = createGraphClient(
       graph,
