@@ -142,8 +142,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Per-IP route limits in PostgreSQL, shared by every instance (docs/decisions/008).
   await registerRateLimits(app, db)
   registerSameOriginGuard(app, options.baseURL)
-  registerBodylessDeletes(app)
   registerAccessControl(app, sessionDeps)
+  // After access control, so the signed-out get 401 and other roles 403 first.
+  registerBodylessDeletes(app)
 
   const throttle = createSignInThrottle(db, { ...defaultThrottlePolicy, ...options.signInThrottle })
   // Old throttle rows go now and then; every instance may do it (an idempotent DELETE).
