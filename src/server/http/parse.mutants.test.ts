@@ -115,6 +115,20 @@ describe('rejectInvalidText', () => {
 })
 
 describe('parse', () => {
+  it('answers 400 for a value zod throws on instead of failing', () => {
+    const schema = z.strictObject({ name: z.string().trim().min(1).max(200) })
+    const message = 'has a value of the wrong type'
+    const value = { name: { length: [{ toString: 0 }] } }
+    expect(refusal(() => parse(schema, value))).toEqual({
+      message: `Invalid input: ${message}`,
+      issues: [{ path: '', message }],
+    })
+    expect(refusal(() => parse(schema, value, 'body'))).toEqual({
+      message: `Invalid input: body: ${message}`,
+      issues: [{ path: 'body', message }],
+    })
+  })
+
   it('parses a missing value as an empty object', () => {
     const schema = z.strictObject({ limit: z.string().optional() })
     expect(parse(schema, undefined)).toEqual({})

@@ -222,6 +222,10 @@ describe('the periodic prune', () => {
       await app.ready()
       vi.advanceTimersByTime(PRUNE_EVERY_MS)
       await vi.waitFor(() => expect(lines.join('')).toContain('rate limit prune failed'))
+      // With the error (its class and message), for whoever reads the log.
+      expect(
+        JSON.parse(lines.find((l) => l.includes('rate limit prune failed')) ?? '{}'),
+      ).toHaveProperty('err')
     } finally {
       await app.close()
       vi.useRealTimers()
