@@ -61,6 +61,12 @@ function poolConfig(connectionString: string, max: number): pg.PoolConfig {
  */
 function survive(pool: pg.Pool, onError: DatabaseOptions['onConnectionError']): pg.Pool {
   let reported = 0
+  // pg-pool listens for a connection's 'error' only while it is idle: one that dies while
+  // checked out (mid-transaction) would emit it unhandled and end the process. Its query
+  // fails on its own, and the caller releases it as broken; nothing more to do here.
+  pool.on('connect', (client) => {
+    client.on('error', () => undefined)
+  })
   pool.on('error', (error) => {
     if (onError) return onError(error)
     // One line per burst (a restart drops every idle connection at once).
