@@ -1,6 +1,7 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { AxeBuilder } from '@axe-core/playwright'
 import { expect, type Page, test as base } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 
@@ -186,6 +187,40 @@ export function verifyEmailPath(email: string): string {
 
 export const test = base
 export { expect }
+
+/**
+ * An axe check of the page once its finite animations and transitions have ended: a toast
+ * sliding in or a tour step fading in is half transparent for 300 ms, and axe would measure
+ * the colour contrast of that in-between frame (on a slow machine it does). Endless ones (a
+ * spinner, a skeleton's pulse) are not waited for.
+ */
+export async function axe(page: Page): Promise<AxeBuilder> {
+  await page.waitForFunction(() =>
+    document
+      .getAnimations()
+      .every(
+        (a) => a.playState !== 'running' || a.effect?.getComputedTiming().iterations === Infinity,
+      ),
+  )
+  return new AxeBuilder({ page })
+}
+
+/** WCAG 2.2 AA and axe's best practices, for the screens that promise both. */
+const STRICT_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice']
+
+/** axe finds nothing on the page (once settled); `strict` adds the best-practice rules. */
+export async function expectNoAxeViolations(
+  page: Page,
+  what: string,
+  { strict = false }: { strict?: boolean } = {},
+): Promise<void> {
+  const builder = await axe(page)
+  const result = await (strict ? builder.withTags(STRICT_TAGS) : builder).analyze()
+  const found = result.violations.map(
+    (v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(' | ')})`,
+  )
+  expect(found, `axe on ${what}`).toEqual([])
+}
 
 /** The page does not scroll sideways (its content fits the window's width). */
 export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {

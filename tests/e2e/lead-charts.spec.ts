@@ -1,5 +1,4 @@
-import { AxeBuilder } from '@axe-core/playwright'
-import { expect, expectNoSidewaysScroll, login, skipLeadsTour, test } from './fixtures'
+import { axe, expect, expectNoSidewaysScroll, login, skipLeadsTour, test } from './fixtures'
 
 const SHOTS = 'test-results/e2e/screenshots'
 const ADMIN = 'admin@sanjeevani.demo'
@@ -42,8 +41,8 @@ test('the dashboard charts leads per day and the funnel, in a chunk of their own
   await expect(charts.getByText('Facebook').first()).toBeVisible()
   await page.screenshot({ path: `${SHOTS}/lead-charts-1280.png`, fullPage: true })
 
-  const axe = await new AxeBuilder({ page }).include(CHARTS).analyze()
-  expect(axe.violations.map((v) => v.id)).toEqual([])
+  const audit = await (await axe(page)).include(CHARTS).analyze()
+  expect(audit.violations.map((v) => v.id)).toEqual([])
 
   await page.setViewportSize({ width: 360, height: 740 })
   await expect(perDay).toBeVisible()

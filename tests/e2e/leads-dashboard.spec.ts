@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import {
+  expectNoAxeViolations,
   createLeadViaApi,
   expect,
   expectNoSidewaysScroll,
@@ -19,14 +19,6 @@ const PHONE = { width: 360, height: 740 }
 
 const search = (page: Page) => page.getByRole('searchbox', { name: 'Search leads' })
 const rows = (page: Page) => page.getByTestId('lead-row')
-
-async function expectNoAxeViolations(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze()
-  expect(
-    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([])
-}
 
 /** Shows exactly the leads whose names contain `text`. */
 async function searchFor(page: Page, text: string, count: number) {

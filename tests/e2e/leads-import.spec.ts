@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises'
-import { AxeBuilder } from '@axe-core/playwright'
-import type { Page } from '@playwright/test'
 import {
+  expectNoAxeViolations,
   createLeadViaApi,
   expect,
   expectNoSidewaysScroll,
@@ -18,14 +17,6 @@ const SHOTS = 'test-results/e2e/screenshots'
 const RECEPTIONIST = 'receptionist@sanjeevani.demo'
 const VIEWER = 'viewer@sanjeevani.demo'
 const PHONE = { width: 360, height: 740 }
-
-async function expectNoAxeViolations(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).analyze()
-  expect(
-    result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`),
-    what,
-  ).toEqual([])
-}
 
 test('Import CSV: preview and mapping, progress, summary, the error report', async ({ page }) => {
   await skipLeadsTour(page)

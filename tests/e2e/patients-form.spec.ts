@@ -1,6 +1,6 @@
-import { AxeBuilder } from '@axe-core/playwright'
 import type { Page } from '@playwright/test'
 import {
+  axe,
   createPatientViaApi,
   expect,
   expectNoSidewaysScroll,
@@ -137,7 +137,9 @@ test('a phone already on file is pointed out with links, and saving still works'
   await expect(edit.getByText('This number belongs to 1 patient(s)')).toBeVisible()
   await expect(edit.getByRole('link', { name: SURESH })).toBeVisible()
   await page.screenshot({ path: `${SHOTS}/patients-edit-duplicate-1280.png` })
-  const result = await new AxeBuilder({ page })
+  const result = await (
+    await axe(page)
+  )
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .analyze()
   expect(

@@ -1,5 +1,4 @@
-import { AxeBuilder } from '@axe-core/playwright'
-import { expect, expectNoSidewaysScroll, login, skipLeadsTour, test } from './fixtures'
+import { axe, expect, expectNoSidewaysScroll, login, skipLeadsTour, test } from './fixtures'
 import { E2E_META_PAGE } from './support/meta-page'
 
 const SHOTS = 'test-results/e2e/screenshots'
@@ -85,14 +84,14 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
       { exact: false },
     ),
   ).toBeVisible()
-  const warned = await new AxeBuilder({ page }).analyze()
+  const warned = await (await axe(page)).analyze()
   expect(warned.violations.map((v) => v.id)).toEqual([])
   await page.getByRole('button', { name: 'Test Connection' }).click()
   await expect(page.getByText(`Connected to ${E2E_META_PAGE.name}`)).toBeVisible()
   await expect(page.getByText(/fail the signature check/)).toHaveCount(0)
 
-  const axe = await new AxeBuilder({ page }).analyze()
-  expect(axe.violations.map((v) => v.id)).toEqual([])
+  const audit = await (await axe(page)).analyze()
+  expect(audit.violations.map((v) => v.id)).toEqual([])
   await page.setViewportSize({ width: 360, height: 740 })
   await expectNoSidewaysScroll(page, 'Settings at 360px')
   await page.screenshot({ path: `${SHOTS}/settings-meta-360.png`, fullPage: true })
