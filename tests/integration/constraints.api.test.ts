@@ -29,6 +29,27 @@ import {
   leadStatuses,
 } from '../../src/shared/schemas/leads'
 import { genders } from '../../src/shared/schemas/patients'
+import {
+  consentActions,
+  consentMethods,
+  emailProviders,
+  messageChannels,
+  providerNames,
+  reminderStatuses,
+  reminderTypes,
+  smsProviders,
+  templateApprovalStatuses,
+  templateCategories,
+  whatsappProviders,
+} from '../../src/shared/messaging'
+import {
+  consentRecords,
+  messageBatches,
+  messageTemplates,
+  messagingConnections,
+  notificationSettings,
+  reminders,
+} from '../../src/server/db/schema/messaging'
 import { createTestApp, hospitalIdOf, queryRows, type TestApp } from '../support/test-app'
 
 // Issue 30: invalid states are unrepresentable (migration 0015, docs/decisions/022). The
@@ -51,14 +72,44 @@ const lists: Record<string, { table: PgTable; values: readonly string[] }> = {
   communications_type_check: { table: communications, values: communicationTypes },
   communications_direction_check: { table: communications, values: communicationDirections },
   communications_status_check: { table: communications, values: communicationStatuses },
+  communications_provider_check: { table: communications, values: providerNames },
+  messaging_connections_whatsapp_check: { table: messagingConnections, values: whatsappProviders },
+  messaging_connections_sms_check: { table: messagingConnections, values: smsProviders },
+  messaging_connections_email_check: { table: messagingConnections, values: emailProviders },
+  message_templates_channel_check: { table: messageTemplates, values: messageChannels },
+  message_templates_category_check: { table: messageTemplates, values: templateCategories },
+  message_templates_approval_check: { table: messageTemplates, values: templateApprovalStatuses },
+  message_batches_channel_check: { table: messageBatches, values: messageChannels },
+  consent_records_channel_check: { table: consentRecords, values: messageChannels },
+  consent_records_action_check: { table: consentRecords, values: consentActions },
+  consent_records_method_check: { table: consentRecords, values: consentMethods },
+  reminders_type_check: { table: reminders, values: reminderTypes },
+  reminders_status_check: { table: reminders, values: reminderStatuses },
+  reminders_channel_check: { table: reminders, values: messageChannels },
 }
 /** Constraints that are rules rather than lists. */
 const rules = [
   'hospitals_currency_check',
   'patients_abha_number_check',
   'leads_converted_patient_check',
+  'communications_subject_check',
+  'notification_settings_quiet_check',
+  'reminders_subject_check',
 ]
-const tables = ['users', 'hospitals', 'demo_requests', 'patients', 'leads', 'communications']
+const tables = [
+  'users',
+  'hospitals',
+  'demo_requests',
+  'patients',
+  'leads',
+  'communications',
+  'messaging_connections',
+  'message_templates',
+  'message_batches',
+  'consent_records',
+  'notification_settings',
+  'reminders',
+]
 
 /** The quoted strings of a constraint's text: its list of allowed values. */
 function quoted(text: string): string[] {
@@ -97,9 +148,14 @@ describe('the constraints', () => {
       expect(quoted(checkText(check?.value as SQL)), name).toEqual([...values].sort())
     }
     for (const name of rules) {
-      const inSchema = Object.values({ hospitals, patients, leads }).some((table) =>
-        getTableConfig(table).checks.some((c) => c.name === name),
-      )
+      const inSchema = [
+        hospitals,
+        patients,
+        leads,
+        communications,
+        notificationSettings,
+        reminders,
+      ].some((table) => getTableConfig(table).checks.some((c) => c.name === name))
       expect(inSchema, `${name} in the drizzle schema`).toBe(true)
     }
   })

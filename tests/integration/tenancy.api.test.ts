@@ -9,9 +9,17 @@ import { createTestApp, hospitalIdOf, queryRows, type TestApp } from '../support
  * not under row-level security. Every other table with a hospital_id column must be. `jobs` is
  * claimed across hospitals by the worker (its own policies: app_user inserts and reads its
  * hospital's rows only; docs/decisions/014). `meta_pages` routes a Meta page to its hospital for
- * the public webhook (app_user sees its own row only; docs/decisions/016).
+ * the public webhook (app_user sees its own row only; docs/decisions/016); `messaging_routes` does
+ * the same for WhatsApp's phone number ids (docs/decisions/025).
  */
-const PLATFORM_TABLES = ['users', 'hospitals', 'security_events', 'jobs', 'meta_pages'] as const
+const PLATFORM_TABLES = [
+  'users',
+  'hospitals',
+  'security_events',
+  'jobs',
+  'meta_pages',
+  'messaging_routes',
+] as const
 
 let t: TestApp
 let a: string
@@ -132,7 +140,7 @@ describe('catalog', () => {
   it('keeps the platform allowlist honest: those tables exist', async () => {
     const rows = await queryRows<{ name: string }>(
       t.db,
-      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages')`,
+      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages', 'messaging_routes')`,
     )
     expect(rows.map((r) => r.name).sort()).toEqual([...PLATFORM_TABLES].sort())
   })

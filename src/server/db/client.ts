@@ -14,6 +14,7 @@ import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as jobs from './schema/jobs'
 import * as leads from './schema/leads'
+import * as messaging from './schema/messaging'
 import * as meta from './schema/meta'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
@@ -29,6 +30,7 @@ export const schema = {
   ...security,
   ...rateLimits,
   ...jobs,
+  ...messaging,
   ...meta,
 }
 export type Schema = typeof schema

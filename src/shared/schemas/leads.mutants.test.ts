@@ -62,6 +62,8 @@ describe('the leads vocabulary', () => {
     expect(communicationTypes).toEqual(['email', 'phone', 'call', 'whatsapp', 'sms', 'system'])
     expect(communicationDirections).toEqual(['inbound', 'outbound'])
     expect(communicationStatuses).toEqual([
+      'queued',
+      'sending',
       'sent',
       'delivered',
       'read',
@@ -333,6 +335,12 @@ describe('response shapes', () => {
       metadata: { metaLeadId: '123' },
       createdByName: null,
       createdAt: '2026-11-25T10:00:00.000Z',
+      patientId: null,
+      contactAddress: null,
+      provider: null,
+      failureReason: null,
+      sandbox: false,
+      statusChangedAt: null,
     }
     expect(communication.parse(note)).toEqual(note)
     const member = { id: 'u1', name: 'Dr Rao', role: 'doctor' }

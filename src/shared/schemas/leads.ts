@@ -53,6 +53,8 @@ export type CommunicationType = (typeof communicationTypes)[number]
 export const communicationDirections = ['inbound', 'outbound'] as const
 export type CommunicationDirection = (typeof communicationDirections)[number]
 export const communicationStatuses = [
+  'queued',
+  'sending',
   'sent',
   'delivered',
   'read',
@@ -161,7 +163,9 @@ export type CreateLeadResult = z.infer<typeof createLeadResult>
 
 export const communication = z.object({
   id: z.string(),
-  leadId: z.string(),
+  /** The lead or the patient it concerns (messages to a patient who was never a lead: no lead). */
+  leadId: z.string().nullable(),
+  patientId: z.string().nullable(),
   type: z.enum(communicationTypes),
   direction: z.enum(communicationDirections),
   content: z.string(),
@@ -169,6 +173,13 @@ export const communication = z.object({
   metadata: z.record(z.string(), z.unknown()),
   createdByName: z.string().nullable(),
   createdAt: z.string(),
+  /** Messaging (issue 25): where it went or came from, and why it failed, in staff's words. */
+  contactAddress: z.string().nullable(),
+  provider: z.string().nullable(),
+  failureReason: z.string().nullable(),
+  /** Went to the Sandbox Outbox only: no person received it. */
+  sandbox: z.boolean(),
+  statusChangedAt: z.string().nullable(),
 })
 export type Communication = z.infer<typeof communication>
 

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  boolean,
   check,
   foreignKey,
   index,
@@ -20,6 +21,7 @@ import {
   leadSources,
   leadStatuses,
 } from '../../../shared/schemas/leads'
+import { providerNames } from '../../../shared/messaging'
 import { hospitals } from './hospitals'
 import { patients } from './patients'
 
@@ -138,7 +140,9 @@ export const communications = pgTable(
     id: uuid('id')
       .notNull()
       .default(sql`gen_random_uuid()`),
-    leadId: uuid('lead_id').notNull(),
+    /** The lead or the patient it concerns (at least one; both after a conversion). */
+    leadId: uuid('lead_id'),
+    patientId: uuid('patient_id'),
     type: text('type', { enum: communicationTypes }).notNull(),
     direction: text('direction', { enum: communicationDirections }).notNull(),
     content: text('content').notNull(),
@@ -149,6 +153,23 @@ export const communications = pgTable(
     /** Inbound messages not yet seen by staff count on the bell. */
     readAt: timestamp('read_at', { withTimezone: true }),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+    // Messaging (issue 25, drizzle/0016_messaging.sql): set for messages that really leave or
+    // arrive through a provider; null for call notes and records typed by staff.
+    /** The person's address: E.164 phone for WhatsApp and SMS, lower-case email for email. */
+    contactAddress: text('contact_address'),
+    provider: text('provider', { enum: providerNames }),
+    /** The provider's id (Twilio SID, WhatsApp wamid, SendGrid message id): unique per provider. */
+    providerMessageId: text('provider_message_id'),
+    /** Why it failed: the provider's code and words a receptionist understands. */
+    failureCode: text('failure_code'),
+    failureReason: text('failure_reason'),
+    batchId: uuid('batch_id'),
+    templateId: uuid('template_id'),
+    /** Went to the Sandbox Outbox (no credentials): never reached a person. */
+    sandbox: boolean('sandbox').notNull().default(false),
+    /** Held until then (quiet hours for promotional messages). */
+    sendAfter: timestamp('send_after', { withTimezone: true }),
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.id] }),
@@ -156,10 +177,28 @@ export const communications = pgTable(
       columns: [t.hospitalId, t.leadId],
       foreignColumns: [leads.hospitalId, leads.id],
     }).onDelete('cascade'),
+    foreignKey({
+      columns: [t.hospitalId, t.patientId],
+      foreignColumns: [patients.hospitalId, patients.id],
+    }).onDelete('cascade'),
     index('communications_hospital_lead_idx').on(t.hospitalId, t.leadId, t.createdAt.desc()),
+    index('communications_hospital_patient_idx')
+      .on(t.hospitalId, t.patientId, t.createdAt.desc())
+      .where(sql`patient_id is not null`),
     index('communications_hospital_unread_idx')
       .on(t.hospitalId)
       .where(sql`direction = 'inbound' and read_at is null`),
+    // The WhatsApp 24-hour window: the contact's last inbound message on a channel.
+    index('communications_hospital_inbound_idx')
+      .on(t.hospitalId, t.type, t.contactAddress, t.createdAt.desc())
+      .where(sql`direction = 'inbound' and contact_address is not null`),
+    index('communications_hospital_batch_idx')
+      .on(t.hospitalId, t.batchId)
+      .where(sql`batch_id is not null`),
+    // A provider's callbacks find their message by its id; duplicates are dropped by it.
+    uniqueIndex('communications_provider_message_idx')
+      .on(t.hospitalId, t.provider, t.providerMessageId)
+      .where(sql`provider_message_id is not null`),
     check(
       'communications_type_check',
       sql`type in ('email', 'phone', 'call', 'whatsapp', 'sms', 'system')`,
@@ -167,7 +206,12 @@ export const communications = pgTable(
     check('communications_direction_check', sql`direction in ('inbound', 'outbound')`),
     check(
       'communications_status_check',
-      sql`status in ('sent', 'delivered', 'read', 'failed', 'received', 'logged')`,
+      sql`status in ('queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'received', 'logged')`,
+    ),
+    check('communications_subject_check', sql`lead_id is not null or patient_id is not null`),
+    check(
+      'communications_provider_check',
+      sql`provider in ('sandbox', 'meta', 'twilio', 'msg91', 'smtp', 'sendgrid')`,
     ),
   ],
 )

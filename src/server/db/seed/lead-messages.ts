@@ -19,7 +19,7 @@ import { DAY_MS, IST_OFFSET_MS, pick, type Rng, weighted } from './patients'
  * tells its status' story. Outbound ones are moved into clinic hours where they fit.
  */
 
-type NewCommunication = typeof communications.$inferInsert
+type NewCommunication = typeof communications.$inferInsert & { leadId: string }
 export const MINUTE = 60_000
 export const HOUR = 60 * MINUTE
 

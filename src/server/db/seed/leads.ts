@@ -27,7 +27,7 @@ import {
 } from './patients'
 
 type NewLead = typeof leads.$inferInsert
-type NewCommunication = typeof communications.$inferInsert
+type NewCommunication = typeof communications.$inferInsert & { leadId: string }
 type NewPatient = typeof patients.$inferInsert
 
 /** A patient the hospital already has (a converted lead may be one of them). */

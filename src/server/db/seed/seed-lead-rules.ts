@@ -32,7 +32,7 @@ export interface SeedLead {
   createdAt: Date | string
 }
 export interface SeedCommunication {
-  leadId: string
+  leadId: string | null
   type: string
   direction: string
   content: string
@@ -115,7 +115,8 @@ export function checkLeadRules(
   const now = opts.now.getTime()
   const { leads } = data
   const byLead = new Map<string, SeedCommunication[]>()
-  for (const c of data.communications) byLead.set(c.leadId, [...(byLead.get(c.leadId) ?? []), c])
+  for (const c of data.communications)
+    if (c.leadId) byLead.set(c.leadId, [...(byLead.get(c.leadId) ?? []), c])
   const patients = new Map(data.patients.map((p) => [p.id, p]))
   const problems = leads.flatMap((l) =>
     checkLead(l, byLead.get(l.id) ?? [], patients.get(l.patientId ?? ''), now).map(

@@ -65,6 +65,7 @@ export function toCommunication(row: CommunicationRow, names: Map<string, string
   return {
     id: row.id,
     leadId: row.leadId,
+    patientId: row.patientId,
     type: row.type,
     direction: row.direction,
     content: row.content,
@@ -72,6 +73,11 @@ export function toCommunication(row: CommunicationRow, names: Map<string, string
     metadata: row.metadata,
     createdByName: row.createdByUserId ? (names.get(row.createdByUserId) ?? null) : null,
     createdAt: row.createdAt.toISOString(),
+    contactAddress: row.contactAddress,
+    provider: row.provider,
+    failureReason: row.failureReason,
+    sandbox: row.sandbox,
+    statusChangedAt: row.statusChangedAt?.toISOString() ?? null,
   }
 }
 
