@@ -145,6 +145,16 @@ const envShape = z.object({
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),
+  // Messaging providers (issue 25, docs/decisions/025): base URLs, so tests and the e2e run
+  // point them at local fakes (tests/support/fakes/). A hospital's credentials are its own
+  // (Settings → Integrations), never env. WhatsApp's Cloud API is META_GRAPH_URL's Graph API.
+  TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
+  MSG91_API_URL: z.string().url().default('https://control.msg91.com'),
+  SENDGRID_API_URL: z.string().url().default('https://api.sendgrid.com'),
+  /** The sandbox provider reports a message delivered this long after it was sent. */
+  SANDBOX_DELIVERY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
+  /** Messages one hospital may hand to its providers per minute (bulk sends are paced by it). */
+  MESSAGES_PER_HOSPITAL_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
 })
 
 export const envSchema = envShape
