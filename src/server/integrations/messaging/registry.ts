@@ -1,0 +1,94 @@
+import type { MessageChannel } from '../../../shared/messaging'
+import type { Env } from '../../env'
+import { sandboxProvider } from '../sandbox/sandbox-provider'
+import type { MessagingConfig } from './config'
+import type { MessageProvider } from './provider'
+
+/**
+ * Where the providers live (env: TWILIO_API_URL, MSG91_API_URL, SENDGRID_API_URL,
+ * META_GRAPH_URL + META_GRAPH_VERSION), so tests and the e2e run point them at the local fakes
+ * (tests/support/fakes/). A hospital's credentials come from its MessagingConfig, never from here.
+ */
+export interface ProviderUrls {
+  twilio: string
+  msg91: string
+  sendgrid: string
+  metaGraph: string
+  /** e.g. 'v21.0'. */
+  metaGraphVersion: string
+  /** The sandbox reports a message delivered this long after it was sent (the pipeline does it). */
+  sandboxDeliveryMs: number
+  /** SMTP connection limits (the hospital's own server is in its config). */
+  smtp?: SmtpOptions | undefined
+}
+
+export interface SmtpOptions {
+  /** Connect, greeting and idle limit per message; default 10 s. */
+  timeoutMs?: number | undefined
+}
+
+type ProviderEnv = Pick<
+  Env,
+  | 'TWILIO_API_URL'
+  | 'MSG91_API_URL'
+  | 'SENDGRID_API_URL'
+  | 'META_GRAPH_URL'
+  | 'META_GRAPH_VERSION'
+  | 'SANDBOX_DELIVERY_MS'
+>
+
+export function providerUrlsFromEnv(env: ProviderEnv): ProviderUrls {
+  return {
+    twilio: env.TWILIO_API_URL,
+    msg91: env.MSG91_API_URL,
+    sendgrid: env.SENDGRID_API_URL,
+    metaGraph: env.META_GRAPH_URL,
+    metaGraphVersion: env.META_GRAPH_VERSION,
+    sandboxDeliveryMs: env.SANDBOX_DELIVERY_MS,
+  }
+}
+
+/** Not built yet: refuses, so nothing is silently dropped. */
+function unavailable(name: MessageProvider['name'], channel: MessageChannel): MessageProvider {
+  return {
+    name,
+    channel,
+    send: () =>
+      Promise.resolve({
+        ok: false,
+        kind: 'rejected',
+        code: 'NOT_AVAILABLE',
+        reason: 'This messaging provider is not available yet.',
+      }),
+    lookup: () => Promise.resolve({ found: 'unknown' }),
+  }
+}
+
+/**
+ * The adapter that carries `channel` for this hospital. The sandbox for a channel without
+ * credentials (MessagingConfig says so); the pipeline marks such messages sandbox = true.
+ */
+export function providerFor(
+  config: MessagingConfig,
+  channel: MessageChannel,
+  urls: ProviderUrls,
+): MessageProvider {
+  void urls
+  switch (channel) {
+    case 'whatsapp': {
+      const c = config.whatsapp
+      if (c.provider === 'sandbox') return sandboxProvider(channel)
+      return unavailable(c.provider, channel)
+    }
+    case 'sms': {
+      const c = config.sms
+      if (c.provider === 'sandbox') return sandboxProvider(channel)
+      return unavailable(c.provider, channel)
+    }
+    case 'email': {
+      const c = config.email
+      if (c.provider === 'sandbox') return sandboxProvider(channel)
+      return unavailable(c.provider, channel)
+    }
+  }
+}
