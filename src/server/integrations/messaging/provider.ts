@@ -20,6 +20,11 @@ export interface TemplateRef {
   category: string
   /** India's DLT template id (SMS). */
   dltTemplateId?: string | undefined
+  /**
+   * The DLT-registered text with its {#var#} parts (SMS): when given, the DLT provider's adapter
+   * refuses a text that does not match it (matchesDltTemplate) before paying for a rejection.
+   */
+  dltBody?: string | undefined
 }
 
 export interface OutboundMessage {
@@ -88,7 +93,13 @@ export interface MessageProvider {
    * provider allows it (Twilio lists messages by recipient and date); else { found: 'unknown' }.
    */
   lookup(
-    query: { idempotencyKey: string; to: string; since: Date },
+    query: {
+      idempotencyKey: string
+      to: string
+      since: Date
+      /** The text sent, where the provider's record can only be matched by content (Twilio). */
+      text?: string | undefined
+    },
     signal: AbortSignal,
   ): Promise<LookupResult>
 }

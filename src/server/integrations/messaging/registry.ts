@@ -1,6 +1,7 @@
 import type { MessageChannel } from '../../../shared/messaging'
 import type { Env } from '../../env'
 import { sandboxProvider } from '../sandbox/sandbox-provider'
+import { twilioProvider } from '../twilio/twilio-provider'
 import type { MessagingConfig } from './config'
 import type { MessageProvider } from './provider'
 
@@ -73,16 +74,17 @@ export function providerFor(
   channel: MessageChannel,
   urls: ProviderUrls,
 ): MessageProvider {
-  void urls
   switch (channel) {
     case 'whatsapp': {
       const c = config.whatsapp
       if (c.provider === 'sandbox') return sandboxProvider(channel)
+      if (c.provider === 'twilio') return twilioProvider(channel, c, urls.twilio)
       return unavailable(c.provider, channel)
     }
     case 'sms': {
       const c = config.sms
       if (c.provider === 'sandbox') return sandboxProvider(channel)
+      if (c.provider === 'twilio') return twilioProvider(channel, c, urls.twilio)
       return unavailable(c.provider, channel)
     }
     case 'email': {
