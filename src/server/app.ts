@@ -32,6 +32,9 @@ import { leadTrendsRoutes } from './modules/leads/trends.routes'
 import { metaAdminRoutes } from './modules/meta/meta-admin.routes'
 import { metaRoutes } from './modules/meta/meta.routes'
 import { metaWebhookRoutes } from './modules/meta/webhook.routes'
+import { messagingEventsRoutes } from './modules/messaging-events/events.routes'
+import { createMessagingHub } from './modules/messaging-events/hub'
+import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -175,6 +178,15 @@ export async function buildApp(options: AppOptions): Promise<App> {
   metaAdminRoutes(app, { db })
   demoRequestsRoutes(app, { db })
   outboxRoutes(app, { db })
+  // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
+  messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
+  const messagingHub = await createMessagingHub({
+    database: options.database,
+    directUrl: options.databaseDirectUrl,
+    log: app.log,
+  })
+  app.addHook('onClose', () => messagingHub.close())
+  messagingEventsRoutes(app, { db, hub: messagingHub })
 
   registerNotFound(
     app,

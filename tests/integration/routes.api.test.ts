@@ -32,6 +32,12 @@ const PUBLIC_ROUTES = [
   // Meta's webhook: the subscription handshake (verify token) and signed leadgen deliveries.
   'GET /api/webhooks/meta',
   'POST /api/webhooks/meta',
+  // Messaging providers' webhooks (issue 25): each verified by its provider's signature.
+  'POST /api/webhooks/twilio/:hospitalId/status',
+  'POST /api/webhooks/twilio/:hospitalId/inbound',
+  'GET /api/webhooks/whatsapp',
+  'POST /api/webhooks/whatsapp',
+  'POST /api/webhooks/sendgrid/:hospitalId',
 ]
 
 let database: TestDatabase

@@ -1,0 +1,102 @@
+import { eq } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { authed, member, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { session } from '../../db/schema/auth'
+import { withPlatform } from '../../db/tenant'
+import type { HubEvent, MessagingHub } from './hub'
+import { unreadCount } from './unread.service'
+
+export interface MessagingEventsDeps {
+  db: AppDb
+  hub: MessagingHub
+  /** A comment line this often keeps proxies from closing the stream; the session is re-checked. */
+  heartbeatMs?: number
+  /** A stream ends after this long at most (the browser reconnects, signing in again). */
+  maxStreamMs?: number
+}
+
+/** How long screens wait between polls while live updates are unavailable. */
+export const POLL_MS = 15_000
+const MAX_BUFFERED = 1024 * 1024
+
+const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
+
+/** The session is still there and not past its (idle or absolute) deadline. */
+async function sessionAlive(db: AppDb, sessionId: string): Promise<boolean> {
+  const [row] = await withPlatform(db, (tx) =>
+    tx.select({ expiresAt: session.expiresAt }).from(session).where(eq(session.id, sessionId)),
+  )
+  return !!row && row.expiresAt.getTime() > Date.now()
+}
+
+/**
+ * GET /api/events/messages: server-sent events for the signed-in member's hospital only:
+ * `communication` (a message's new status, or an inbound one), `unread` ({ count }, first on
+ * connecting and after inbound messages). A comment every 25 s; the stream ends when the session
+ * is signed out or times out (checked then), after an hour, or at once with a `retry` event
+ * when live updates are not available (no LISTEN): the screen polls instead.
+ * GET /api/messaging/unread: the bell's count.
+ */
+export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEventsDeps): void {
+  const { db, hub } = deps
+  const heartbeatMs = deps.heartbeatMs ?? 25_000
+  const maxStreamMs = deps.maxStreamMs ?? 60 * 60_000
+
+  app.get('/api/messaging/unread', { config: requirePermission('leads:read') }, async (req) => ({
+    count: await unreadCount(db, member(req).hospitalId),
+  }))
+
+  app.get('/api/events/messages', { config: authed }, async (req, reply) => {
+    const actor = member(req)
+    const count = await unreadCount(db, actor.hospitalId)
+    void reply.hijack()
+    const res = reply.raw
+    res.writeHead(200, {
+      ...(reply.getHeaders() as Record<string, string>),
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-store',
+      connection: 'keep-alive',
+      'x-accel-buffering': 'no',
+    })
+    if (!hub.live()) {
+      res.end(`retry: ${POLL_MS * 2}\n${frame('retry', { pollMs: POLL_MS })}`)
+      return
+    }
+    res.write(`retry: 5000\n${frame('unread', { count })}`)
+    let ended = false
+    const end = () => {
+      if (ended) return
+      ended = true
+      unsubscribe()
+      clearInterval(heartbeat)
+      clearTimeout(lifetime)
+      res.end()
+    }
+    const write = (text: string) => {
+      if (ended) return
+      if (res.writableLength > MAX_BUFFERED) return end()
+      res.write(text)
+    }
+    const unsubscribe = hub.subscribe(actor.hospitalId, (event: HubEvent) => {
+      if (event.type === 'retry') {
+        write(frame('retry', { pollMs: POLL_MS }))
+        end()
+      } else write(frame(event.type, event.data))
+    })
+    const heartbeat = setInterval(() => {
+      write(': ping\n\n')
+      sessionAlive(db, actor.sessionId).then(
+        (alive) => {
+          if (!alive) end()
+        },
+        () => end(),
+      )
+    }, heartbeatMs)
+    heartbeat.unref()
+    const lifetime = setTimeout(end, maxStreamMs)
+    lifetime.unref()
+    req.raw.on('close', end)
+    res.on('close', end)
+  })
+}

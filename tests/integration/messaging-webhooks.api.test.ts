@@ -1,0 +1,416 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { expectError } from '../support/http'
+import { e164, newLead, uniqueMobile } from '../support/leads'
+import { login } from '../support/login'
+import {
+  configureMessaging,
+  consentsOf,
+  messageRow,
+  outboundMessage,
+  postTwilio,
+  twilioSid,
+} from '../support/messaging-webhooks'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  queryRows,
+  type TestApp,
+} from '../support/test-app'
+
+// Twilio's status callback and inbound webhook (issue 25): X-Twilio-Signature with the routed
+// hospital's auth token over the public URL; forward-only statuses; inbound replies stored for
+// the sender's lead (or a new one); opt-out/opt-in keywords; no cross-tenant reach.
+
+let t: TestApp
+let hospitalA: string
+let hospitalB: string
+let cookieA: string
+const TOKEN_A = 'twilio-auth-token-of-hospital-a'
+const TOKEN_B = 'twilio-auth-token-of-hospital-b'
+const twilio = (token: string) => ({
+  provider: 'twilio',
+  settings: { accountSid: `AC${'1'.repeat(32)}`, from: '+14155550100' },
+  secrets: { authToken: token },
+})
+
+beforeAll(async () => {
+  t = await createTestApp()
+  hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
+  hospitalB = await hospitalIdOf(t.db, 'smiledental')
+  cookieA = await login(t.app, demoEmail('receptionist'))
+  await configureMessaging(t.db, hospitalA, { whatsapp: twilio(TOKEN_A), sms: twilio(TOKEN_A) })
+  await configureMessaging(t.db, hospitalB, { sms: twilio(TOKEN_B) })
+})
+afterAll(async () => {
+  await t?.close()
+})
+
+const statusPath = (hospitalId: string, query = '') =>
+  `/api/webhooks/twilio/${hospitalId}/status${query}`
+const inboundPath = (hospitalId: string) => `/api/webhooks/twilio/${hospitalId}/inbound`
+
+async function leadWithMessage(type: 'sms' | 'whatsapp' = 'sms') {
+  const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(71_000) })
+  const sid = twilioSid()
+  const id = await outboundMessage(t.db, hospitalA, {
+    leadId: lead.id,
+    type,
+    provider: 'twilio',
+    providerMessageId: sid,
+    contactAddress: lead.phone,
+  })
+  return { lead, sid, id }
+}
+
+const inboundRows = (address: string) =>
+  queryRows<{
+    id: string
+    lead_id: string | null
+    patient_id: string | null
+    type: string
+    status: string
+    content: string
+    read_at: string | null
+    provider_message_id: string
+  }>(
+    t.db,
+    sql`select id, lead_id, patient_id, type, status, content, read_at, provider_message_id
+        from communications where direction = 'inbound' and contact_address = ${address}
+        order by created_at`,
+  )
+
+describe('Twilio status callback', () => {
+  it('moves a message forward by its MessageSid and answers empty TwiML', async () => {
+    const { sid, id } = await leadWithMessage()
+    const res = await postTwilio(
+      t.app,
+      statusPath(hospitalA),
+      { MessageSid: sid, MessageStatus: 'delivered' },
+      TOKEN_A,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.headers['content-type']).toMatch(/^text\/xml/)
+    expect(res.body).toContain('<Response/>')
+    expect((await messageRow(t.db, id)).status).toBe('delivered')
+  })
+
+  it('finds the message by the c= id and records its sid', async () => {
+    const { lead } = await leadWithMessage()
+    const id = await outboundMessage(t.db, hospitalA, {
+      leadId: lead.id,
+      type: 'sms',
+      provider: 'twilio',
+      providerMessageId: null,
+      contactAddress: lead.phone,
+      status: 'sending',
+    })
+    const sid = twilioSid()
+    const res = await postTwilio(
+      t.app,
+      statusPath(hospitalA, `?c=${id}`),
+      { MessageSid: sid, MessageStatus: 'sent' },
+      TOKEN_A,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    expect(await messageRow(t.db, id)).toMatchObject({ status: 'sent', provider_message_id: sid })
+  })
+
+  it('refuses unsigned, forged, wrong-URL and unknown-hospital callbacks with 403, changing nothing', async () => {
+    const { sid, id } = await leadWithMessage()
+    const params = { MessageSid: sid, MessageStatus: 'delivered' }
+    expectError(await postTwilio(t.app, statusPath(hospitalA), params, null), 403, 'FORBIDDEN')
+    expectError(
+      await postTwilio(t.app, statusPath(hospitalA), params, 'not-the-token'),
+      403,
+      'FORBIDDEN',
+    )
+    // Signed for another URL (the query is part of what Twilio signs).
+    expectError(
+      await postTwilio(
+        t.app,
+        statusPath(hospitalA),
+        params,
+        TOKEN_A,
+        `http://localhost${statusPath(hospitalA)}?x=1`,
+      ),
+      403,
+      'FORBIDDEN',
+    )
+    // A tampered parameter after signing.
+    const tampered = await t.app.inject({
+      method: 'POST',
+      url: statusPath(hospitalA),
+      headers: {
+        host: 'localhost',
+        'content-type': 'application/x-www-form-urlencoded',
+        'x-twilio-signature': (
+          await import('../../src/server/integrations/messaging/signatures')
+        ).twilioSignature(
+          `http://localhost${statusPath(hospitalA)}`,
+          { MessageSid: sid, MessageStatus: 'sent' },
+          TOKEN_A,
+        ),
+      },
+      payload: new URLSearchParams(params).toString(),
+    })
+    expectError(tampered, 403, 'FORBIDDEN')
+    const unknown = crypto.randomUUID()
+    expectError(await postTwilio(t.app, statusPath(unknown), params, TOKEN_A), 403, 'FORBIDDEN')
+    expectError(
+      await postTwilio(t.app, statusPath('not-a-uuid'), params, TOKEN_A),
+      403,
+      'FORBIDDEN',
+    )
+    expect((await messageRow(t.db, id)).status).toBe('sent')
+  })
+
+  it('treats a replayed callback (same sid, same status) as a no-op, and never moves backwards', async () => {
+    const { sid, id } = await leadWithMessage('whatsapp')
+    const post = (status: string) =>
+      postTwilio(t.app, statusPath(hospitalA), { MessageSid: sid, MessageStatus: status }, TOKEN_A)
+    expect((await post('read')).statusCode).toBe(200)
+    const before = await queryRows(
+      t.db,
+      sql`select status_changed_at from communications where id = ${id}`,
+    )
+    expect((await post('read')).statusCode).toBe(200)
+    expect((await post('delivered')).statusCode).toBe(200)
+    expect((await post('sent')).statusCode).toBe(200)
+    expect((await post('queued')).statusCode).toBe(200)
+    expect((await messageRow(t.db, id)).status).toBe('read')
+    const after = await queryRows(
+      t.db,
+      sql`select status_changed_at from communications where id = ${id}`,
+    )
+    expect(after).toEqual(before)
+  })
+
+  it('stores a failure with its reason; 63016 is the WhatsApp window', async () => {
+    const { sid, id } = await leadWithMessage('whatsapp')
+    await postTwilio(
+      t.app,
+      statusPath(hospitalA),
+      { MessageSid: sid, MessageStatus: 'failed', ErrorCode: '63016' },
+      TOKEN_A,
+    )
+    expect(await messageRow(t.db, id)).toMatchObject({
+      status: 'failed',
+      failure_code: '63016',
+      failure_reason: expect.stringContaining('last 24 hours') as string,
+    })
+  })
+
+  it('records an opt-out (method provider) on error 21610, once', async () => {
+    const { sid, id, lead } = await leadWithMessage()
+    for (let i = 0; i < 2; i++) {
+      const res = await postTwilio(
+        t.app,
+        statusPath(hospitalA),
+        { MessageSid: sid, MessageStatus: 'undelivered', ErrorCode: '21610' },
+        TOKEN_A,
+      )
+      expect(res.statusCode, res.body).toBe(200)
+    }
+    expect((await messageRow(t.db, id)).status).toBe('failed')
+    expect(await consentsOf(t.db, lead.phone)).toEqual([
+      { hospital_id: hospitalA, channel: 'sms', action: 'opt_out', method: 'provider' },
+    ])
+  })
+
+  it('answers 400 to a signed but malformed callback', async () => {
+    const res = await postTwilio(t.app, statusPath(hospitalA), { MessageStatus: 'sent' }, TOKEN_A)
+    expectError(res, 400, 'VALIDATION')
+    const badC = await postTwilio(
+      t.app,
+      statusPath(hospitalA, '?c=nope'),
+      { MessageSid: twilioSid(), MessageStatus: 'sent' },
+      TOKEN_A,
+    )
+    expectError(badC, 400, 'VALIDATION')
+  })
+
+  it('refuses other content types (415)', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: statusPath(hospitalA),
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    })
+    expect(res.statusCode).toBe(415)
+  })
+})
+
+describe('a callback for hospital A can never touch hospital B', () => {
+  it("B's valid signature with A's message sid changes nothing", async () => {
+    const { sid, id } = await leadWithMessage()
+    const res = await postTwilio(
+      t.app,
+      statusPath(hospitalB),
+      { MessageSid: sid, MessageStatus: 'delivered' },
+      TOKEN_B,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    expect((await messageRow(t.db, id)).status).toBe('sent')
+    // ...nor by A's communication id in c=.
+    const byId = await postTwilio(
+      t.app,
+      statusPath(hospitalB, `?c=${id}`),
+      { MessageSid: sid, MessageStatus: 'delivered' },
+      TOKEN_B,
+    )
+    expect(byId.statusCode, byId.body).toBe(200)
+    expect((await messageRow(t.db, id)).status).toBe('sent')
+    // ...and A's token does not open B's URL.
+    expectError(
+      await postTwilio(
+        t.app,
+        statusPath(hospitalB),
+        { MessageSid: sid, MessageStatus: 'delivered' },
+        TOKEN_A,
+      ),
+      403,
+    )
+  })
+})
+
+describe('Twilio inbound', () => {
+  it("stores an SMS reply for the sender's lead, unread, and drops a second delivery", async () => {
+    const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(72_000) })
+    const sid = twilioSid()
+    const params = { MessageSid: sid, From: lead.phone, To: '+14155550100', Body: 'Is Tuesday OK?' }
+    for (let i = 0; i < 2; i++) {
+      const res = await postTwilio(t.app, inboundPath(hospitalA), params, TOKEN_A)
+      expect(res.statusCode, res.body).toBe(200)
+      expect(res.body).toContain('<Response/>')
+    }
+    const rows = await inboundRows(lead.phone)
+    expect(rows).toHaveLength(1)
+    expect(rows[0]).toMatchObject({
+      lead_id: lead.id,
+      type: 'sms',
+      status: 'received',
+      content: 'Is Tuesday OK?',
+      read_at: null,
+      provider_message_id: sid,
+    })
+    const unread = await t.app.inject({
+      method: 'GET',
+      url: '/api/messaging/unread',
+      headers: { cookie: cookieA },
+    })
+    expect(unread.statusCode).toBe(200)
+    expect(unread.json<{ count: number }>().count).toBeGreaterThanOrEqual(1)
+  })
+
+  it('takes whatsapp: senders as WhatsApp', async () => {
+    const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(72_000) })
+    const res = await postTwilio(
+      t.app,
+      inboundPath(hospitalA),
+      {
+        MessageSid: twilioSid(),
+        From: `whatsapp:${lead.phone}`,
+        To: 'whatsapp:+14155550100',
+        Body: 'Hello',
+      },
+      TOKEN_A,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    expect((await inboundRows(lead.phone))[0]).toMatchObject({ type: 'whatsapp', lead_id: lead.id })
+  })
+
+  it('creates a new lead for an unknown number so that no reply is lost', async () => {
+    const phone = e164(uniqueMobile(73_000))
+    const res = await postTwilio(
+      t.app,
+      inboundPath(hospitalA),
+      {
+        MessageSid: twilioSid(),
+        From: `whatsapp:${phone}`,
+        Body: 'Do you do root canals?',
+        ProfileName: 'Kavya Rao',
+      },
+      TOKEN_A,
+    )
+    expect(res.statusCode, res.body).toBe(200)
+    const [lead] = await queryRows<{
+      id: string
+      name: string
+      source: string
+      hospital_id: string
+    }>(t.db, sql`select id, name, source, hospital_id from leads where phone = ${phone}`)
+    expect(lead).toMatchObject({ name: 'Kavya Rao', source: 'manual', hospital_id: hospitalA })
+    expect((await inboundRows(phone))[0]?.lead_id).toBe(lead?.id)
+    const audit = await queryRows(
+      t.db,
+      sql`select action from audit_events where entity_id = ${lead?.id ?? ''}`,
+    )
+    expect(audit).toEqual([{ action: 'lead.created' }])
+  })
+
+  it("stores a patient's reply for the patient when no lead has the number", async () => {
+    const phone = e164(uniqueMobile(74_000))
+    const [patient] = await queryRows<{ id: string }>(
+      t.db,
+      sql`insert into patients (hospital_id, name, phone) values (${hospitalA}, 'Ravi Kumar', ${phone}) returning id`,
+    )
+    await postTwilio(
+      t.app,
+      inboundPath(hospitalA),
+      { MessageSid: twilioSid(), From: phone, Body: 'Thanks' },
+      TOKEN_A,
+    )
+    expect((await inboundRows(phone))[0]).toMatchObject({ lead_id: null, patient_id: patient?.id })
+  })
+
+  it('opts out on STOP and रोकें, and back in on START, per channel', async () => {
+    const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(75_000) })
+    const send = (body: string, from = lead.phone) =>
+      postTwilio(
+        t.app,
+        inboundPath(hospitalA),
+        { MessageSid: twilioSid(), From: from, Body: body },
+        TOKEN_A,
+      )
+    expect((await send('STOP')).statusCode).toBe(200)
+    expect((await send('start')).statusCode).toBe(200)
+    expect((await send(' रोकें ', `whatsapp:${lead.phone}`)).statusCode).toBe(200)
+    expect((await send('Unsubscribe')).statusCode).toBe(200)
+    expect((await send('stop sending me the bill please')).statusCode).toBe(200)
+    expect(await consentsOf(t.db, lead.phone)).toEqual([
+      { hospital_id: hospitalA, channel: 'sms', action: 'opt_out', method: 'keyword' },
+      { hospital_id: hospitalA, channel: 'sms', action: 'opt_in', method: 'keyword' },
+      { hospital_id: hospitalA, channel: 'whatsapp', action: 'opt_out', method: 'keyword' },
+      { hospital_id: hospitalA, channel: 'sms', action: 'opt_out', method: 'keyword' },
+    ])
+  })
+
+  it('opts out on a WhatsApp quick-reply button "Stop promotions"', async () => {
+    const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(76_000) })
+    await postTwilio(
+      t.app,
+      inboundPath(hospitalA),
+      {
+        MessageSid: twilioSid(),
+        From: `whatsapp:${lead.phone}`,
+        Body: 'Stop promotions',
+        ButtonText: 'Stop promotions',
+      },
+      TOKEN_A,
+    )
+    expect(await consentsOf(t.db, lead.phone)).toEqual([
+      { hospital_id: hospitalA, channel: 'whatsapp', action: 'opt_out', method: 'button' },
+    ])
+  })
+
+  it("never stores a reply signed by B's token for A, nor unsigned", async () => {
+    const phone = e164(uniqueMobile(77_000))
+    const params = { MessageSid: twilioSid(), From: phone, Body: 'STOP' }
+    expectError(await postTwilio(t.app, inboundPath(hospitalA), params, TOKEN_B), 403)
+    expectError(await postTwilio(t.app, inboundPath(hospitalA), params, null), 403)
+    expect(await inboundRows(phone)).toEqual([])
+    expect(await consentsOf(t.db, phone)).toEqual([])
+  })
+})
