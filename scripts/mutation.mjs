@@ -5,6 +5,8 @@
 // timeout, score. Exits 1 when a group scores under 85 % (or its run failed).
 // --force     re-run every mutant, not only those changed since the last run (incremental)
 // --list      print the groups and exit
+// --mutate <file>[,<file>...]  only these of the group's files (same tests); the report goes to
+//             reports/mutation/<group>/part/, and its table row says "part"
 // Environment: MUTATION_CONCURRENCY (test runners, default 1), TEST_DATABASE_URL (PostgreSQL
 // for the integration tests of every group; groups marked `postgres` need it).
 // Not part of CI (.ci/run): a full run takes tens of minutes on two cores.
@@ -17,7 +19,14 @@ import { groupOrder, groups, MIN_SCORE } from '../stryker/groups.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const force = args.includes('--force')
-const named = args.filter((a) => !a.startsWith('--'))
+// --mutate's value: a narrowed run of one group (e.g. the files a long run did not reach).
+const mutateAt = args.indexOf('--mutate')
+const only = mutateAt === -1 ? undefined : args[mutateAt + 1]
+if (mutateAt !== -1 && (!only || only.startsWith('--'))) {
+  console.error('--mutate needs a comma-separated list of files')
+  process.exit(2)
+}
+const named = args.filter((a, i) => !a.startsWith('--') && (mutateAt === -1 || i !== mutateAt + 1))
 
 if (args.includes('--list')) {
   for (const name of groupOrder) console.log(`${name.padEnd(16)} ${groups[name].description}`)
@@ -29,6 +38,12 @@ if (unknown.length > 0) {
   process.exit(2)
 }
 const selected = named.length > 0 ? named : groupOrder
+if (only && selected.length !== 1) {
+  console.error('--mutate narrows one group: name it (npm run test:mutation -- <group> --mutate <files>)')
+  process.exit(2)
+}
+/** Where a group's reports go: its folder, or part/ inside it for a --mutate run. */
+const reportsOf = (name) => join('reports/mutation', name, ...(only ? ['part'] : []))
 
 /**
  * Counts of one group's report (mutation-testing-report-schema JSON). Stryker's own score:
@@ -98,7 +113,7 @@ const keyOf = (file, m) =>
  * folder), and takes the new verdict of each into the group's report and incremental file.
  */
 function recheck(name, report, doubtful) {
-  const dir = join(root, 'reports/mutation', name, 'recheck')
+  const dir = join(root, reportsOf(name), 'recheck')
   rmSync(dir, { recursive: true, force: true })
   const lines = new Map()
   for (const { file, m } of doubtful) {
@@ -120,7 +135,7 @@ function recheck(name, report, doubtful) {
     {
       cwd: root,
       stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, MUTATION_GROUP: name, MUTATION_REPORT_DIR: `reports/mutation/${name}/recheck` },
+      env: { ...process.env, MUTATION_GROUP: name, MUTATION_REPORT_DIR: `${reportsOf(name)}/recheck` },
     },
   )
   const again = join(dir, 'mutation.json')
@@ -148,8 +163,8 @@ function recheck(name, report, doubtful) {
     return changed
   }
   const changed = apply(report)
-  writeFileSync(join(root, 'reports/mutation', name, 'mutation.json'), JSON.stringify(report))
-  const incrementalFile = join(root, 'reports/mutation', name, 'incremental.json')
+  writeFileSync(join(root, reportsOf(name), 'mutation.json'), JSON.stringify(report))
+  const incrementalFile = join(root, reportsOf(name), 'incremental.json')
   if (existsSync(incrementalFile)) {
     const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8'))
     apply(incremental)
@@ -172,8 +187,8 @@ for (const name of selected) {
   console.log(`\n=== mutation group ${name}: ${group.description} ===`)
   // Stryker's incremental report keeps the results of files a group no longer mutates, even
   // with --force: when the group's definition changed, start again from a full run.
-  const dir = join(root, 'reports/mutation', name)
-  const definition = JSON.stringify(group)
+  const dir = join(root, reportsOf(name))
+  const definition = JSON.stringify(only ? { ...group, mutate: only.split(',') } : group)
   const definitionFile = join(dir, 'group.json')
   if (existsSync(definitionFile) && readFileSync(definitionFile, 'utf8') !== definition) {
     rmSync(join(dir, 'incremental.json'), { force: true })
@@ -183,11 +198,25 @@ for (const name of selected) {
   const started = Date.now()
   const run = spawnSync(
     process.execPath,
-    [join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'), 'run', 'stryker.config.mjs', ...(force ? ['--force'] : [])],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, MUTATION_GROUP: name } },
+    [
+      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+      'run',
+      'stryker.config.mjs',
+      ...(force ? ['--force'] : []),
+      ...(only ? ['--mutate', only] : []),
+    ],
+    {
+      cwd: root,
+      stdio: 'inherit',
+      env: {
+        ...process.env,
+        MUTATION_GROUP: name,
+        ...(only ? { MUTATION_REPORT_DIR: reportsOf(name) } : {}),
+      },
+    },
   )
   const seconds = Math.round((Date.now() - started) / 1000)
-  const reportFile = join(root, 'reports/mutation', name, 'mutation.json')
+  const reportFile = join(root, reportsOf(name), 'mutation.json')
   if (run.status !== 0 || !existsSync(reportFile)) {
     rows.push({ name, error: `stryker exited ${run.status ?? run.signal}`, seconds })
     failed = true
@@ -200,7 +229,7 @@ for (const name of selected) {
     report = recheck(name, report, doubtful)
   }
   const counts = countReport(report)
-  rows.push({ name, ...counts, seconds, survivors: survivors(report) })
+  rows.push({ name: only ? `${name} (part)` : name, ...counts, seconds, survivors: survivors(report) })
   if (counts.score < MIN_SCORE) failed = true
 }
 
@@ -224,6 +253,7 @@ const line = (cells) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | '
 const out = [
   '',
   `Mutation score by group (${new Date().toISOString().slice(0, 10)}, commit ${gitHead()}; at least ${MIN_SCORE} % each)`,
+  ...(only ? [`Only ${only}`] : []),
   line(header),
   `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`,
   ...table.map(line),
@@ -234,7 +264,10 @@ for (const r of rows) {
 out.push('', 'HTML reports: reports/mutation/<group>/index.html')
 console.log(out.join('\n'))
 mkdirSync(join(root, 'reports/mutation'), { recursive: true })
-writeFileSync(join(root, 'reports/mutation/summary.txt'), `${out.join('\n')}\n`)
+writeFileSync(
+  join(root, 'reports/mutation', only ? 'summary-part.txt' : 'summary.txt'),
+  `${out.join('\n')}\n`,
+)
 process.exit(failed ? 1 : 0)
 
 function gitHead() {

@@ -60,17 +60,27 @@ export const groups = {
     ],
   },
   jobs: {
-    description: 'the job queue: enqueue, claim, lease, retry (PostgreSQL: concurrent claims)',
-    mutate: ['src/server/jobs/queue.ts', 'src/server/jobs/store.ts'],
-    // On PGlite one job runs at a time; with TEST_DATABASE_URL set the same files run on
-    // PostgreSQL, where two workers claim at once (SKIP LOCKED, fencing). jobs-fairness.api
-    // (5,000 jobs) is left out: it proves claim.ts's round robin, which this group does not
-    // mutate, and would make every mutant wait for it.
+    description:
+      'the job queue: enqueue, claim, lease, fence, retry (on PostgreSQL: concurrent claims)',
+    mutate: [
+      'src/server/jobs/queue.ts',
+      'src/server/jobs/store.ts',
+      'src/server/jobs/claim.ts',
+      'src/server/jobs/fence.ts',
+      'src/server/jobs/attempt.ts',
+    ],
+    // On PostgreSQL two workers claim at once (SKIP LOCKED, fencing); PGlite runs one job at a
+    // time. jobs-fairness.api (5,000 jobs) is left out: it would make every claim.ts mutant wait
+    // for it; jobs-mutants.api pins the turns and caps with a few jobs each. jobs-mutants.api
+    // runs first: it calls the queue's functions directly and fails at once, where the worker
+    // tests of jobs.api wait up to 25 s for a job that a broken worker never finishes.
+    postgres: true,
     testFiles: [
       'src/server/jobs/*.test.ts',
-      'tests/integration/jobs.api.test.ts',
+      'tests/integration/jobs-mutants.api.test.ts',
       'tests/integration/jobs-tenancy.api.test.ts',
       'tests/integration/jobs-fencing.api.test.ts',
+      'tests/integration/jobs.api.test.ts',
     ],
   },
   services: {
