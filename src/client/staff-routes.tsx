@@ -20,6 +20,11 @@ const ManualPatientPage = lazy(() =>
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 )
+const SandboxOutboxPage = lazy(() =>
+  import('./features/messaging/sandbox-outbox-page').then((m) => ({
+    default: m.SandboxOutboxPage,
+  })),
+)
 const PricingPage = lazy(() =>
   import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
 )
@@ -76,6 +81,12 @@ export const staffRoutes: readonly StaffRoute[] = [
   comingSoon(paths.backup, 'Backup Settings', 'hospital'),
   comingSoon(paths.admin, 'Admin', 'everyone'),
   { path: paths.settings, title: 'Settings', access: 'everyone', render: () => <SettingsPage /> },
+  {
+    path: paths.sandboxOutbox,
+    title: 'Sandbox Outbox',
+    access: 'hospital',
+    render: () => <SandboxOutboxPage />,
+  },
   {
     path: paths.superAdmin,
     title: 'Super Admin Dashboard',

@@ -18,6 +18,7 @@ export const appPaths = {
   backup: '/backup',
   admin: '/admin',
   settings: '/settings',
+  sandboxOutbox: '/messaging/sandbox',
   superAdmin: '/super-admin',
   pricing: '/pricing',
   addOns: '/add-ons',

@@ -1,6 +1,6 @@
 import { formatAgo } from '@/shared/dates'
 import { isHonorific } from '@/shared/names'
-import type { LeadPriority, LeadStatus, Stats } from '@/shared/schemas/leads'
+import type { Lead, LeadPriority, LeadStatus, Stats } from '@/shared/schemas/leads'
 
 export type BadgeVariant =
   'default' | 'secondary' | 'destructive' | 'blue' | 'purple' | 'yellow' | 'green'
@@ -66,4 +66,15 @@ export const contactHref = {
   whatsapp: (phone: string) => `https://wa.me/${phoneDigits(phone)}`,
   email: (email: string) => `mailto:${email}`,
   sms: (phone: string) => `sms:${phone}`,
+}
+
+/** Who the message dialog writes to, for a lead. */
+export function leadRecipient(lead: Pick<Lead, 'id' | 'name' | 'phone' | 'email'>) {
+  return {
+    kind: 'lead' as const,
+    id: lead.id,
+    name: lead.name,
+    phone: lead.phone,
+    email: lead.email,
+  }
 }

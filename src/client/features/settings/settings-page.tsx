@@ -1,35 +1,95 @@
+import { FlaskConical } from 'lucide-react'
+import { Link, useLocation, useSearch } from 'wouter'
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs'
+import { MessagingSettingsCard } from '@/client/features/messaging/components/messaging-settings-card'
+import { NotificationsPanel } from '@/client/features/messaging/components/notifications-panel'
+import { TemplatesPanel } from '@/client/features/messaging/components/templates-panel'
 import { useCan, useUser } from '@/client/lib/current-user'
+import { paths } from '@/client/paths'
 import { MetaConnectionCard } from './components/meta-connection-card'
 
-/**
- * /settings. Built so far: Integrations → Meta lead ads (issue 8). The other sections of spec
- * section 2 (General, Notifications, Security, Appearance, Data) come with their own issues.
- */
-export function SettingsPage() {
+const tabs = ['integrations', 'notifications', 'templates'] as const
+type Tab = (typeof tabs)[number]
+
+function Integrations() {
   const canManage = useCan('hospital:manage')
   const { data: user } = useUser()
+  return (
+    <section aria-labelledby="integrations-title" className="space-y-3">
+      <h2 id="integrations-title" className="text-lg font-semibold">
+        Integrations
+      </h2>
+      {canManage ? (
+        <>
+          <MetaConnectionCard />
+          <MessagingSettingsCard />
+        </>
+      ) : user?.hospitalId === null ? (
+        <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
+          Integrations belong to a hospital: a hospital&apos;s admin sets them up.
+        </p>
+      ) : (
+        <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
+          Only your hospital&apos;s admin can change its integrations.
+        </p>
+      )}
+    </section>
+  )
+}
+
+/**
+ * /settings: Integrations (Meta lead ads, issue 8; messaging, issue 25), Notifications and
+ * Templates (issue 25). ?tab= opens a tab. The spec's other sections (General, Security,
+ * Appearance, Data) come with their own issues.
+ */
+export function SettingsPage() {
+  const { data: user } = useUser()
+  const [location, navigate] = useLocation()
+  const asked = new URLSearchParams(useSearch()).get('tab')
+  const tab: Tab = tabs.find((t) => t === asked) ?? 'integrations'
+  const inHospital = user?.hospitalId !== null
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6">
       <div className="space-y-1">
         <h1 className="text-2xl font-bold">Settings</h1>
-        <p className="text-slate-600">Your hospital&apos;s connections to other services.</p>
+        <p className="text-slate-600">
+          Your hospital&apos;s connections, notifications and messages.
+        </p>
       </div>
-      <section aria-labelledby="integrations-title" className="space-y-3">
-        <h2 id="integrations-title" className="text-lg font-semibold">
-          Integrations
-        </h2>
-        {canManage ? (
-          <MetaConnectionCard />
-        ) : user?.hospitalId === null ? (
-          <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
-            Integrations belong to a hospital: a hospital&apos;s admin sets them up.
-          </p>
-        ) : (
-          <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">
-            Only your hospital&apos;s admin can change its integrations.
-          </p>
-        )}
-      </section>
+      {inHospital ? (
+        <Tabs
+          value={tab}
+          onValueChange={(t) =>
+            navigate(t === 'integrations' ? location : `${location}?tab=${t}`, { replace: true })
+          }
+        >
+          <TabsList aria-label="Settings sections">
+            <TabsTrigger value="integrations">Integrations</TabsTrigger>
+            <TabsTrigger value="notifications">Notifications</TabsTrigger>
+            <TabsTrigger value="templates">Templates</TabsTrigger>
+          </TabsList>
+          <TabsContent value="integrations" className="space-y-3">
+            <Integrations />
+            <p className="text-sm">
+              <Link
+                href={paths.sandboxOutbox}
+                className="inline-flex items-center gap-1 text-brand-700 underline"
+              >
+                <FlaskConical className="size-4" aria-hidden="true" />
+                Open the Sandbox Outbox
+              </Link>
+            </p>
+          </TabsContent>
+          <TabsContent value="notifications">
+            <NotificationsPanel />
+          </TabsContent>
+          <TabsContent value="templates">
+            <TemplatesPanel />
+          </TabsContent>
+        </Tabs>
+      ) : (
+        <Integrations />
+      )}
     </div>
   )
 }

@@ -11,6 +11,10 @@ export function useMarkLeadRead() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: markLeadRead,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: statsKey }),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: statsKey }),
+        queryClient.invalidateQueries({ queryKey: ['/api/messaging/unread'] }),
+      ]),
   })
 }

@@ -1,6 +1,8 @@
-import { X } from 'lucide-react'
+import { MessageSquare, X } from 'lucide-react'
+import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { NativeSelect } from '@/client/components/ui/input'
+import { BulkMessageDialog } from '@/client/features/messaging/components/bulk-message-dialog'
 import { toast } from '@/client/lib/toast'
 import {
   type LeadStatus,
@@ -16,10 +18,14 @@ const settable = leadStatuses.filter(
   (s): s is Exclude<LeadStatus, 'converted'> => s !== 'converted',
 )
 
-/** Shown while at least one lead is selected: change status, assign, clear (one PATCH a lead). */
+/**
+ * Shown while at least one lead is selected: change status, assign, send a message (bulk), clear
+ * (one PATCH a lead).
+ */
 export function BulkActionBar({ ids, onClear }: { ids: string[]; onClear: () => void }) {
   const staff = useStaff()
   const update = useUpdateLeads()
+  const [messaging, setMessaging] = useState(false)
   const n = ids.length
 
   async function apply(input: UpdateLeadInput, what: string) {
@@ -80,11 +86,20 @@ export function BulkActionBar({ ids, onClear }: { ids: string[]; onClear: () => 
             </option>
           ))}
         </NativeSelect>
+        <Button
+          variant="outline"
+          disabled={update.isPending || n === 0}
+          onClick={() => n > 0 && setMessaging(true)}
+        >
+          <MessageSquare aria-hidden="true" />
+          Send Message
+        </Button>
         <Button variant="ghost" onClick={onClear} disabled={update.isPending}>
           <X aria-hidden="true" />
           Clear selection
         </Button>
       </div>
+      <BulkMessageDialog leadIds={ids} open={messaging} onClose={() => setMessaging(false)} />
     </div>
   )
 }

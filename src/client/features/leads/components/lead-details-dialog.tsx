@@ -12,8 +12,8 @@ import {
   leadStatusLabels,
 } from '@/shared/schemas/leads'
 import { useLead } from '../api/get-lead'
+import { CommunicationHistory } from '@/client/features/messaging/components/communication-history'
 import { useMarkLeadRead } from '../api/mark-lead-read'
-import { CommunicationHistory } from './communication-history'
 import { LeadEditForm } from './lead-edit-form'
 import { LeadQuickActions } from './lead-quick-actions'
 
@@ -88,7 +88,7 @@ function Details({ lead }: { lead: Lead }) {
         <LeadQuickActions lead={lead} />
       </Section>
       <Section title="Communication History">
-        <CommunicationHistory leadId={lead.id} />
+        <CommunicationHistory of={{ kind: 'lead', id: lead.id }} />
       </Section>
     </div>
   )

@@ -2,6 +2,7 @@ import { Calendar, ExternalLink, Mail, MessageCircle, PhoneCall, UserCheck } fro
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { Button } from '@/client/components/ui/button'
+import { MessageActions } from '@/client/features/messaging/components/message-actions'
 import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
@@ -9,7 +10,7 @@ import { toast } from '@/client/lib/toast'
 import { paths } from '@/client/paths'
 import type { Lead } from '@/shared/schemas/leads'
 import { useConvertLead } from '../api/convert-lead'
-import { contactHref } from '../lead-format'
+import { contactHref, leadRecipient } from '../lead-format'
 import { useContactActions } from '../use-contact-actions'
 
 const patientHref = (id: string) => `${paths.patients}?open=${encodeURIComponent(id)}`
@@ -73,9 +74,13 @@ function ConvertAction({ lead }: { lead: Lead }) {
   )
 }
 
-/** Spec Quick Actions: Call, WhatsApp, Email, Schedule; plus Convert to patient. */
+/**
+ * Spec Quick Actions: Call, WhatsApp, Email, Schedule; plus Convert to patient. WhatsApp and
+ * Email open the message dialog (a viewer gets the phone's own apps).
+ */
 export function LeadQuickActions({ lead }: { lead: Lead }) {
   const { onCall, onWhatsApp } = useContactActions()
+  const canMessage = useCan('leads:write')
   const [, navigate] = useLocation()
   return (
     <div className="flex flex-wrap gap-2">
@@ -85,29 +90,35 @@ export function LeadQuickActions({ lead }: { lead: Lead }) {
           Call
         </a>
       </Button>
-      <Button variant="outline" asChild>
-        <a
-          href={contactHref.whatsapp(lead.phone)}
-          target="_blank"
-          rel="noopener noreferrer"
-          onClick={() => onWhatsApp(lead)}
-        >
-          <MessageCircle aria-hidden="true" />
-          WhatsApp
-        </a>
-      </Button>
-      {lead.email ? (
-        <Button variant="outline" asChild>
-          <a href={contactHref.email(lead.email)}>
-            <Mail aria-hidden="true" />
-            Email
-          </a>
-        </Button>
+      {canMessage ? (
+        <MessageActions to={leadRecipient(lead)} channels={['whatsapp', 'email']} />
       ) : (
-        <Button variant="outline" disabled title="No email address">
-          <Mail aria-hidden="true" />
-          Email
-        </Button>
+        <>
+          <Button variant="outline" asChild>
+            <a
+              href={contactHref.whatsapp(lead.phone)}
+              target="_blank"
+              rel="noopener noreferrer"
+              onClick={() => onWhatsApp(lead)}
+            >
+              <MessageCircle aria-hidden="true" />
+              WhatsApp
+            </a>
+          </Button>
+          {lead.email ? (
+            <Button variant="outline" asChild>
+              <a href={contactHref.email(lead.email)}>
+                <Mail aria-hidden="true" />
+                Email
+              </a>
+            </Button>
+          ) : (
+            <Button variant="outline" disabled title="No email address">
+              <Mail aria-hidden="true" />
+              Email
+            </Button>
+          )}
+        </>
       )}
       <Button
         variant="outline"

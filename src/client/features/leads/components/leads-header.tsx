@@ -8,16 +8,21 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/client/components/ui/dropdown-menu'
+import { useUnread } from '@/client/features/messaging/api/get-unread'
 import { paths } from '@/client/paths'
 import type { Stats } from '@/shared/schemas/leads'
 
 const count = new Intl.NumberFormat('en-IN')
 
-/** The bell: follow-ups overdue plus unread inbound messages (not the original's fixed 3). */
+/**
+ * The bell: follow-ups overdue plus unread inbound replies (not the original's fixed 3). The
+ * replies' count is live (GET /api/messaging/unread and its server-sent 'unread' events).
+ */
 function NotificationBell({ stats }: { stats: Stats | undefined }) {
-  const n = stats?.bellCount ?? 0
+  const live = useUnread()
   const overdue = stats?.trends.followUpsOverdue ?? 0
-  const unread = stats?.unreadInbound ?? 0
+  const unread = live.data?.count ?? stats?.unreadInbound ?? 0
+  const n = overdue + unread
   return (
     <DropdownMenu modal={false}>
       <DropdownMenuTrigger asChild>

@@ -11,6 +11,9 @@ import {
 } from 'lucide-react'
 import type { ReactNode } from 'react'
 import { Button } from '@/client/components/ui/button'
+import { MessageButton } from '@/client/features/messaging/components/message-actions'
+import { useCan } from '@/client/lib/current-user'
+import { patientRecipient } from '../format-contact'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
 import { cn } from '@/client/lib/cn'
 import { formatCalendarDate } from '@/shared/dates'
@@ -87,6 +90,7 @@ export function PatientCard({
   onSchedule: () => void
 }) {
   const age = ageText(patient)
+  const canMessage = useCan('patients:write')
   return (
     <Card className="flex flex-col" data-testid="patient-card">
       <CardHeader>
@@ -170,6 +174,9 @@ export function PatientCard({
             >
               <Pencil aria-hidden="true" /> Edit
             </Button>
+          ) : null}
+          {canMessage ? (
+            <MessageButton to={patientRecipient(patient)} buttonProps={{ size: 'sm' }} />
           ) : null}
           <Button
             size="sm"

@@ -1,12 +1,14 @@
 import { Dialog } from '@/client/components/ui/dialog'
 import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
-import { useUser } from '@/client/lib/current-user'
+import { CommunicationHistory } from '@/client/features/messaging/components/communication-history'
+import { MessageButton } from '@/client/features/messaging/components/message-actions'
+import { useCan, useUser } from '@/client/lib/current-user'
 import { formatCalendarDate, formatDate, formatTime } from '@/shared/dates'
 import { formatPhone } from '@/shared/phone'
 import { genderLabels, type Patient } from '@/shared/schemas/patients'
 import { usePatient } from '../api/get-patient'
-import { formatContact } from '../format-contact'
+import { formatContact, patientRecipient } from '../format-contact'
 import { ageText } from './age-text'
 
 /** The patient to show: its id, and the row already on screen (if any) to show at once. */
@@ -67,6 +69,7 @@ export function PatientDetailsDialog({
   onClose: () => void
 }) {
   const timeZone = useUser().data?.timeZone
+  const canMessage = useCan('patients:write')
   const query = usePatient(viewing?.id ?? null, viewing?.shown)
   if (!viewing) return null
   const patient = query.data
@@ -77,7 +80,18 @@ export function PatientDetailsDialog({
       title={patient ? `Patient Details: ${patient.name}` : 'Patient Details'}
     >
       {patient ? (
-        <Details patient={patient} timeZone={timeZone} />
+        <div className="space-y-6">
+          <Details patient={patient} timeZone={timeZone} />
+          <section className="min-w-0 space-y-3 rounded-lg border border-slate-200 p-4">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h3 className="text-base font-semibold">Communication History</h3>
+              {canMessage ? (
+                <MessageButton to={patientRecipient(patient)} buttonProps={{ size: 'sm' }} />
+              ) : null}
+            </div>
+            <CommunicationHistory of={{ kind: 'patient', id: patient.id }} />
+          </section>
+        </div>
       ) : query.isError ? (
         <p role="alert" className="text-sm text-red-700">
           {query.error instanceof ApiError && query.error.status === 404

@@ -1,0 +1,16 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query'
+import { api } from '@/client/lib/api-client'
+import { templatesRootKey } from './keys'
+
+/** POST /api/message-templates/resync: WhatsApp approval statuses fetched again from Meta. */
+export function resyncMessageTemplates(): Promise<unknown> {
+  return api.post<unknown>('/api/message-templates/resync')
+}
+
+export function useResyncMessageTemplates() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: resyncMessageTemplates,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: templatesRootKey }),
+  })
+}
