@@ -35,6 +35,9 @@ const UNREACHED = new Set([
 /** The most of an answer kept (an error body is small; a runaway one is cut). */
 export const MAX_ANSWER_BYTES = 1024 * 1024
 
+/** Who is calling, in the product/x.y.z form Meta's contract asks of a User-Agent. */
+export const USER_AGENT = 'ArogyaCRM/0.1.0'
+
 export async function httpCall(
   url: string,
   init: { method: 'GET' | 'POST'; headers: Record<string, string>; body?: string },
@@ -43,7 +46,12 @@ export async function httpCall(
   signal.throwIfAborted()
   let response: Response
   try {
-    response = await fetch(url, { ...init, signal, redirect: 'error' })
+    response = await fetch(url, {
+      ...init,
+      headers: { 'user-agent': USER_AGENT, ...init.headers },
+      signal,
+      redirect: 'error',
+    })
   } catch (error) {
     if (signal.aborted) throw signal.reason
     const code = errorCode(error)

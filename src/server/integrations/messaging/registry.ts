@@ -2,6 +2,7 @@ import type { MessageChannel } from '../../../shared/messaging'
 import type { Env } from '../../env'
 import { sandboxProvider } from '../sandbox/sandbox-provider'
 import { twilioProvider } from '../twilio/twilio-provider'
+import { whatsappCloudProvider } from '../whatsapp-cloud/whatsapp-cloud-provider'
 import type { MessagingConfig } from './config'
 import type { MessageProvider } from './provider'
 
@@ -79,7 +80,7 @@ export function providerFor(
       const c = config.whatsapp
       if (c.provider === 'sandbox') return sandboxProvider(channel)
       if (c.provider === 'twilio') return twilioProvider(channel, c, urls.twilio)
-      return unavailable(c.provider, channel)
+      return whatsappCloudProvider(c, urls.metaGraph, urls.metaGraphVersion)
     }
     case 'sms': {
       const c = config.sms

@@ -1,0 +1,212 @@
+import { randomBytes } from 'node:crypto'
+import { signMetaBody } from '../../../src/server/integrations/meta/signature'
+import { operationValidator, schemaValidator } from './contract'
+import {
+  arrange,
+  postCallback,
+  startHttpFake,
+  type Answer,
+  type FakeHttp,
+  type RecordedRequest,
+} from './http-fake'
+
+/**
+ * A fake WhatsApp Cloud API: `POST /{Version}/{Phone-Number-ID}/messages`, each request checked
+ * against Meta's official OpenAPI file (business-messaging-api_v23.0.yaml: the headers, and the
+ * body against the Message schema its discriminator names for `type`, template components and
+ * parameters likewise) and refused with Graph's error body (code 100) when off-contract. Status
+ * webhooks carry biz_opaque_callback_data and are signed with X-Hub-Signature-256.
+ */
+
+const file = 'meta-whatsapp/business-messaging-api_v23.0.yaml' as const
+
+export interface FakeMetaNumber {
+  token: string
+  appSecret: string
+  wabaId: string
+  displayPhoneNumber: string
+}
+
+export interface FakeMetaMessage {
+  id: string
+  phoneNumberId: string
+  to: string
+  body: Record<string, unknown>
+  opaque: string | null
+}
+
+export interface FakeMetaWhatsapp extends FakeHttp {
+  messages: FakeMetaMessage[]
+  acceptedTo: Map<string, number>
+  /** Posts status webhooks for a message to `webhookUrl`, signed; answers the status codes. */
+  sendStatuses: (
+    webhookUrl: string,
+    wamid: string,
+    statuses: ('sent' | 'delivered' | 'read' | 'failed')[],
+    options?: { order?: 'in-order' | 'reversed' | 'twice'; errorCode?: number },
+  ) => Promise<number[]>
+}
+
+const graphError = (status: number, code: number, message: string, details?: string): Answer => ({
+  status,
+  body: {
+    error: {
+      message,
+      type: 'OAuthException',
+      code,
+      ...(details ? { error_data: { messaging_product: 'whatsapp', details } } : {}),
+      fbtrace_id: `A${randomBytes(8).toString('hex')}`,
+    },
+  },
+})
+
+export async function startFakeMetaWhatsapp(
+  numbers: Record<string, FakeMetaNumber>,
+  port = 0,
+): Promise<FakeMetaWhatsapp> {
+  const op = operationValidator(
+    file,
+    '/{Version}/{Phone-Number-ID}/messages',
+    'post',
+    'application/json',
+  )
+  const message = schemaValidator(file, 'Message')
+  const component = schemaValidator(file, 'TemplateComponent')
+  const parameter = schemaValidator(file, 'ParameterObject')
+  const messages: FakeMetaMessage[] = []
+  const acceptedTo = new Map<string, number>()
+
+  const fake = await startHttpFake((req, take) => {
+    const match = /^\/(v\d{1,3}\.\d{1,2})\/([^/]+)\/messages$/.exec(req.path)
+    if (!match?.[1] || !match[2] || req.method !== 'POST')
+      return graphError(400, 100, 'Unsupported request: unknown path')
+    const phoneNumberId = decodeURIComponent(match[2])
+    const number = numbers[phoneNumberId]
+    if (!number || req.headers.authorization !== `Bearer ${number.token}`)
+      return graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token')
+    const headers = { ...req.headers } as Record<string, string | undefined>
+    headers['content-type'] = headers['content-type']?.split(';')[0]
+    const problems = op.params({
+      path: { Version: match[1], 'Phone-Number-ID': phoneNumberId },
+      header: headers,
+    })
+    let body: Record<string, unknown> = {}
+    try {
+      body = JSON.parse(req.raw) as Record<string, unknown>
+    } catch {
+      problems.push('the body is not JSON')
+    }
+    problems.push(...checkBody(body))
+    if (problems.length) return refuse(req, problems)
+    const b = take()
+    if (b?.hang) return 'hang'
+    if (b?.status) {
+      const answer = graphError(
+        b.status,
+        Number(b.code ?? 131000),
+        b.message ?? 'Refused by the test',
+      )
+      if (b.retryAfter) answer.headers = { 'retry-after': b.retryAfter }
+      return answer
+    }
+    const to = String(body.to)
+    const id = `wamid.${Buffer.from(randomBytes(24)).toString('base64url')}`
+    const opaque =
+      typeof body.biz_opaque_callback_data === 'string' ? body.biz_opaque_callback_data : null
+    messages.push({ id, phoneNumberId, to, body, opaque })
+    acceptedTo.set(to, (acceptedTo.get(to) ?? 0) + 1)
+    return {
+      status: 200,
+      body: {
+        messaging_product: 'whatsapp',
+        contacts: [{ input: to, wa_id: to }],
+        messages: [{ id, message_status: 'accepted' }],
+      },
+    }
+  }, port)
+
+  /** The body against the contract; biz_opaque_callback_data is Meta's documented extra. */
+  function checkBody(body: Record<string, unknown>): string[] {
+    const { biz_opaque_callback_data: opaque, ...rest } = body
+    const problems: string[] = []
+    if (opaque !== undefined && (typeof opaque !== 'string' || opaque.length > 512))
+      problems.push('/biz_opaque_callback_data must be a string of at most 512 characters')
+    if (typeof rest.to === 'string' && !/^\d{8,15}$/.test(rest.to))
+      problems.push('/to must be the number in digits with its country code')
+    problems.push(...message(rest))
+    const template = rest.template as { components?: unknown } | undefined
+    if (rest.type === 'template' && Array.isArray(template?.components)) {
+      for (const [i, c] of (template.components as Record<string, unknown>[]).entries()) {
+        problems.push(...component(c).map((p) => `/template/components/${i}${p}`))
+        const params = Array.isArray(c.parameters) ? (c.parameters as unknown[]) : []
+        for (const [j, p] of params.entries())
+          problems.push(...parameter(p).map((e) => `/template/components/${i}/parameters/${j}${e}`))
+      }
+    }
+    return problems
+  }
+
+  return {
+    ...fake,
+    messages,
+    acceptedTo,
+    async sendStatuses(webhookUrl, wamid, statuses, options = {}) {
+      const m = messages.find((x) => x.id === wamid)
+      const number = m ? numbers[m.phoneNumberId] : undefined
+      if (!m || !number) throw new Error(`unknown message ${wamid}`)
+      const results: number[] = []
+      for (const status of arrange(statuses, options.order)) {
+        const entry = {
+          id: wamid,
+          status,
+          timestamp: String(Math.floor(Date.now() / 1000)),
+          recipient_id: m.to,
+          ...(m.opaque ? { biz_opaque_callback_data: m.opaque } : {}),
+          ...(status === 'failed' ? { errors: [failure(options.errorCode ?? 131026)] } : {}),
+        }
+        const raw = JSON.stringify({
+          object: 'whatsapp_business_account',
+          entry: [
+            {
+              id: number.wabaId,
+              changes: [
+                {
+                  field: 'messages',
+                  value: {
+                    messaging_product: 'whatsapp',
+                    metadata: {
+                      display_phone_number: number.displayPhoneNumber,
+                      phone_number_id: m.phoneNumberId,
+                    },
+                    statuses: [entry],
+                  },
+                },
+              ],
+            },
+          ],
+        })
+        results.push(
+          await postCallback(webhookUrl, raw, {
+            'content-type': 'application/json',
+            'x-hub-signature-256': signMetaBody(raw, number.appSecret),
+          }),
+        )
+      }
+      return results
+    },
+  }
+}
+
+function failure(code: number) {
+  return {
+    code,
+    title: code === 131047 ? 'Re-engagement message' : 'Message undeliverable',
+    message: code === 131047 ? 'Re-engagement message' : 'Message undeliverable',
+    error_data: { details: 'Refused by the test' },
+  }
+}
+
+function refuse(req: RecordedRequest, problems: string[]): Answer {
+  req.refused = problems
+  return graphError(400, 100, '(#100) Invalid parameter', problems.slice(0, 5).join('; '))
+}
