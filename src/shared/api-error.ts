@@ -10,6 +10,10 @@ export const errorCodes = {
   TWO_FACTOR_REQUIRED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** Messaging: the contact opted out of this channel (issue 25). */
+  OPTED_OUT: 409,
+  /** Messaging: WhatsApp free-form text outside the 24-hour window; only an approved template. */
+  OUTSIDE_WINDOW: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -217,29 +217,73 @@ export const isServerMetadataKey = (key: string): boolean => serverKeyForms.has(
 export const SYSTEM_NOTE_MESSAGE = 'System notes are written by the server only'
 export const SERVER_METADATA_MESSAGE = 'This metadata key is written by the server only'
 
-/** POST /api/communications: a call note or an outbound record (the send path comes with messaging). */
-export const createCommunicationInput = z.strictObject({
-  leadId: z.uuid({ message: 'leadId must be a valid id' }),
-  type: z.enum(staffCommunicationTypes, {
-    error: (issue) =>
-      issue.input === 'system' ? SYSTEM_NOTE_MESSAGE : 'Unknown communication type',
-  }),
-  direction: z.enum(communicationDirections, { message: 'direction must be inbound or outbound' }),
-  content: requiredText('Content', 5000),
-  status: z.enum(communicationStatuses, { message: 'Unknown status' }).default('logged'),
-  metadata: z
-    .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
-    .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata entries' })
-    .superRefine((m, ctx) => {
-      for (const key of Object.keys(m)) {
-        if (isServerMetadataKey(key)) {
-          ctx.addIssue({ code: 'custom', path: [key], message: SERVER_METADATA_MESSAGE })
+/**
+ * POST /api/communications: a call note or a record ('logged'), or a real send (issue 25): an
+ * outbound WhatsApp, SMS or email with any status but 'logged' is queued for its provider (the
+ * server decides its status). Exactly one of leadId and patientId.
+ */
+export const createCommunicationInput = z
+  .strictObject({
+    leadId: z.uuid({ message: 'leadId must be a valid id' }).optional(),
+    patientId: z.uuid({ message: 'patientId must be a valid id' }).optional(),
+    type: z.enum(staffCommunicationTypes, {
+      error: (issue) =>
+        issue.input === 'system' ? SYSTEM_NOTE_MESSAGE : 'Unknown communication type',
+    }),
+    direction: z.enum(communicationDirections, {
+      message: 'direction must be inbound or outbound',
+    }),
+    content: z
+      .string({ message: 'Content is required' })
+      .trim()
+      .max(5000, { message: 'Content must be at most 5000 characters' }),
+    status: z.enum(communicationStatuses, { message: 'Unknown status' }).default('logged'),
+    /** Email only. */
+    subject: z
+      .string({ message: 'Must be text' })
+      .trim()
+      .max(200, { message: 'Subject must be at most 200 characters' })
+      .optional(),
+    templateId: z.uuid({ message: 'templateId must be a valid id' }).optional(),
+    metadata: z
+      .record(z.string().max(100), z.union([z.string().max(1000), z.number(), z.boolean()]))
+      .refine((m) => Object.keys(m).length <= 20, { message: 'At most 20 metadata entries' })
+      .superRefine((m, ctx) => {
+        for (const key of Object.keys(m)) {
+          if (isServerMetadataKey(key)) {
+            ctx.addIssue({ code: 'custom', path: [key], message: SERVER_METADATA_MESSAGE })
+          }
         }
-      }
-    })
-    .default({}),
-})
+      })
+      .default({}),
+  })
+  .superRefine((v, ctx) => {
+    if (Boolean(v.leadId) === Boolean(v.patientId)) {
+      ctx.addIssue({ code: 'custom', path: ['leadId'], message: 'Give either leadId or patientId' })
+    }
+    if (v.content === '') {
+      const message = isMessageSend(v) ? 'Please enter a message.' : 'Content is required'
+      ctx.addIssue({ code: 'custom', path: ['content'], message })
+    }
+  })
 export type CreateCommunicationInput = z.input<typeof createCommunicationInput>
+
+/** A real send (queued for a provider), not a record of one: see createCommunicationInput. */
+export function isMessageSend(v: {
+  type: CommunicationType
+  direction: CommunicationDirection
+  status: CommunicationStatus
+}): v is {
+  type: 'whatsapp' | 'sms' | 'email'
+  direction: 'outbound'
+  status: CommunicationStatus
+} {
+  return (
+    v.direction === 'outbound' &&
+    (v.type === 'whatsapp' || v.type === 'sms' || v.type === 'email') &&
+    v.status !== 'logged'
+  )
+}
 
 /** POST /api/leads/:id/convert answers 201 with both records; a second conversion is 409. */
 export const convertLeadResult = z.object({

@@ -10,6 +10,7 @@ import {
   type StaffCommunicationType,
   SYSTEM_NOTE_MESSAGE,
 } from '../../../shared/schemas/leads'
+import type { Tx } from '../../db/client'
 import { communications, leads } from '../../db/schema/leads'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
@@ -23,6 +24,51 @@ export const COMMUNICATIONS_SHOWN = 500
 
 /** Types that reach the person and so move a new lead on to contacted. */
 const REACHES_OUT: readonly CommunicationType[] = ['call', 'phone', 'whatsapp', 'sms', 'email']
+
+/** An outbound call or message: it moves a new lead on to contacted. */
+export function reachesOut(type: CommunicationType, direction: CommunicationDirection): boolean {
+  return direction === 'outbound' && REACHES_OUT.includes(type)
+}
+
+/**
+ * After communications of `type` with `leadIds` (createCommunication, and the messaging send
+ * path for one lead or a bulk send's thousands in one statement): the last contact moves to
+ * this transaction's time (system notes are not contact) and an outbound call or message makes
+ * a new lead contacted.
+ */
+export async function touchLeads(
+  tx: Tx,
+  leadIds: readonly string[],
+  type: CommunicationType,
+  direction: CommunicationDirection,
+): Promise<void> {
+  const contact = isContact(type)
+  const contacts = reachesOut(type, direction)
+  if (leadIds.length === 0 || !(contact || contacts)) return
+  const ids = leadIds.length === 1 ? eq(leads.id, leadIds[0] ?? '') : inUuids(leadIds)
+  await tx
+    .update(leads)
+    .set({
+      ...(contact
+        ? // now() is the transaction's start: the communication's created_at, to the microsecond.
+          { lastContactAt: sql`greatest(${leads.lastContactAt}, now())` }
+        : {}),
+      ...(contacts
+        ? {
+            status: sql`case when ${leads.status} = 'new' then 'contacted' else ${leads.status} end`,
+          }
+        : {}),
+      updatedAt: new Date(),
+    })
+    .where(ids)
+}
+
+/** `leads.id = any('{…}'::uuid[])`: one parameter however many ids (each checked to be a UUID). */
+function inUuids(ids: readonly string[]) {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+  if (!ids.every((id) => UUID.test(id))) throw new Error('touchLeads: a lead id is not a UUID')
+  return sql`${leads.id} = any(${`{${ids.join(',')}}`}::uuid[])`
+}
 
 /** GET /api/leads/:id/communications: newest first, with who recorded each. */
 export async function listCommunications(
@@ -92,21 +138,8 @@ export async function createCommunication(
       hospitalId: opts.hospitalId,
       createdByUserId: opts.userId,
     })
-    const contacted =
-      lead.status === 'new' && input.direction === 'outbound' && REACHES_OUT.includes(input.type)
-    if (isContact(input.type) || contacted) {
-      await tx
-        .update(leads)
-        .set({
-          ...(isContact(input.type)
-            ? // now() is the transaction's start: the communication's created_at, to the microsecond.
-              { lastContactAt: sql`greatest(${leads.lastContactAt}, now())` }
-            : {}),
-          ...(contacted ? { status: 'contacted' as const } : {}),
-          updatedAt: new Date(),
-        })
-        .where(eq(leads.id, lead.id))
-    }
+    const contacted = lead.status === 'new' && reachesOut(input.type, input.direction)
+    await touchLeads(tx, [lead.id], input.type, input.direction)
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,

@@ -4,12 +4,15 @@ import { uuidParam } from '../../../shared/schemas/common'
 import {
   createCommunicationInput,
   createLeadInput,
+  isMessageSend,
   listLeadsQuery,
   updateLeadInput,
 } from '../../../shared/schemas/leads'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
+import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
+import { sendCommunication } from '../messaging/communication-send'
 import {
   createCommunication,
   listCommunications,
@@ -79,7 +82,22 @@ export function leadsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   app.post('/api/communications', write, async (req, reply) => {
     const who = actingMember(req)
     const values = parse(createCommunicationInput, req.body)
-    return reply.status(201).send(await createCommunication({ db, ...who, values }))
+    // An outbound WhatsApp, SMS or email not marked 'logged' really leaves (issue 25).
+    if (isMessageSend(values)) {
+      return reply.status(201).send(await sendCommunication({ db, ...who, values }))
+    }
+    const { leadId, type, direction, content, status, metadata } = values
+    if (!leadId) {
+      const message = 'Notes and records are kept on a lead: give leadId'
+      throw new AppError('VALIDATION', message, [{ path: 'leadId', message }])
+    }
+    return reply.status(201).send(
+      await createCommunication({
+        db,
+        ...who,
+        values: { leadId, type, direction, content, status, metadata },
+      }),
+    )
   })
 
   app.get('/api/stats', read, async (req) => leadStats({ db, ...actingMember(req) }))

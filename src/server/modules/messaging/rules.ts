@@ -1,0 +1,229 @@
+import { and, eq, gt, sql } from 'drizzle-orm'
+import type { MessageChannel } from '../../../shared/messaging'
+import type { SkipReason } from '../../../shared/schemas/messaging-send'
+import { normalizeMobilePhone } from '../../../shared/phone'
+import type { Tx } from '../../db/client'
+import { hospitals } from '../../db/schema/hospitals'
+import { communications, leads } from '../../db/schema/leads'
+import {
+  messageTemplates,
+  messagingConnections,
+  notificationSettings,
+} from '../../db/schema/messaging'
+import { patients } from '../../db/schema/patients'
+import { AppError, notFound } from '../../http/app-error'
+import { DEFAULT_SEND_WINDOW, type SendWindow } from './quiet-hours'
+
+/**
+ * The sending rules' reads (issue 25): who a message goes to, the WhatsApp 24-hour window,
+ * templates, the hospital's providers and day window. Each works for one contact or thousands
+ * (bulk) in one statement.
+ */
+
+export const WHATSAPP_WINDOW_MS = 24 * 3_600_000
+
+export const channelLabels: Record<MessageChannel, string> = {
+  whatsapp: 'WhatsApp',
+  sms: 'SMS',
+  email: 'Email',
+}
+
+export const optedOutMessage = (channel: MessageChannel) =>
+  `This contact has opted out of ${channelLabels[channel]} messages.`
+export const OUTSIDE_WINDOW_MESSAGE =
+  'No WhatsApp message from this contact in the last 24 hours: send an approved template instead.'
+
+export interface Contact {
+  /** The lead, or the lead a patient was converted from (its history shows the message too). */
+  leadId: string | null
+  patientId: string | null
+  leadStatus: string | null
+  name: string
+  phone: string | null
+  email: string | null
+}
+
+/** The lead or patient in the transaction's hospital; 404 otherwise (another hospital's too). */
+export async function findContact(
+  tx: Tx,
+  who: { leadId?: string | null | undefined; patientId?: string | null | undefined },
+): Promise<Contact> {
+  if (who.leadId) {
+    const [lead] = await tx
+      .select({
+        id: leads.id,
+        name: leads.name,
+        phone: leads.phone,
+        email: leads.email,
+        status: leads.status,
+        patientId: leads.patientId,
+      })
+      .from(leads)
+      .where(eq(leads.id, who.leadId))
+    if (!lead) throw notFound('Lead')
+    return {
+      leadId: lead.id,
+      patientId: lead.patientId,
+      leadStatus: lead.status,
+      name: lead.name,
+      phone: lead.phone,
+      email: lead.email,
+    }
+  }
+  if (!who.patientId) throw new AppError('VALIDATION', 'Give either leadId or patientId')
+  const [patient] = await tx
+    .select({ id: patients.id, name: patients.name, phone: patients.phone, email: patients.email })
+    .from(patients)
+    .where(eq(patients.id, who.patientId))
+  if (!patient) throw notFound('Patient')
+  const [lead] = await tx
+    .select({ id: leads.id, status: leads.status })
+    .from(leads)
+    .where(eq(leads.patientId, patient.id))
+    .limit(1)
+  return {
+    leadId: lead?.id ?? null,
+    patientId: patient.id,
+    leadStatus: lead?.status ?? null,
+    name: patient.name,
+    phone: patient.phone,
+    email: patient.email,
+  }
+}
+
+/** Where a message on `channel` goes: E.164 mobile or lower-case email, or why it cannot. */
+export function addressFor(
+  channel: MessageChannel,
+  contact: { phone: string | null; email: string | null },
+): { address: string } | { skip: Extract<SkipReason, 'no_email' | 'no_phone' | 'invalid_number'> } {
+  if (channel === 'email') {
+    const email = contact.email?.trim().toLowerCase()
+    return email ? { address: email } : { skip: 'no_email' }
+  }
+  if (!contact.phone?.trim()) return { skip: 'no_phone' }
+  const phone = normalizeMobilePhone(contact.phone)
+  return phone ? { address: phone } : { skip: 'invalid_number' }
+}
+
+/** Why a single send is refused for a missing or unusable address (400 with the field). */
+export function addressError(
+  reason: 'no_email' | 'no_phone' | 'invalid_number',
+  channel: MessageChannel,
+) {
+  const label = channelLabels[channel]
+  if (reason === 'no_email') {
+    return new AppError('VALIDATION', 'No email address on file for this contact.', [
+      { path: 'email', message: 'No email address on file for this contact.' },
+    ])
+  }
+  const message =
+    reason === 'no_phone'
+      ? 'No phone number on file for this contact.'
+      : `This phone number cannot receive ${label} messages (not a valid mobile number).`
+  return new AppError('VALIDATION', message, [{ path: 'phone', message }])
+}
+
+/** The newest inbound WhatsApp message per address within the last 24 hours. */
+export async function lastInboundWhatsapp(
+  tx: Tx,
+  addresses: readonly string[],
+  since = new Date(Date.now() - WHATSAPP_WINDOW_MS),
+): Promise<Map<string, Date>> {
+  const unique = [...new Set(addresses)]
+  if (unique.length === 0) return new Map()
+  const rows = await tx
+    .select({
+      address: communications.contactAddress,
+      at: sql<string>`max(${communications.createdAt})`.mapWith((v: string | Date) => new Date(v)),
+    })
+    .from(communications)
+    .where(
+      and(
+        eq(communications.direction, 'inbound'),
+        eq(communications.type, 'whatsapp'),
+        sql`${communications.contactAddress} = any(${textArray(unique)}::text[])`,
+        gt(communications.createdAt, since),
+      ),
+    )
+    .groupBy(communications.contactAddress)
+  return new Map(rows.flatMap((r) => (r.address ? [[r.address, r.at as unknown as Date]] : [])))
+}
+
+/** A PostgreSQL text[] literal (one bound parameter however many values). */
+export function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/["\\]/g, '\\$&')}"`).join(',')}}`
+}
+
+export type TemplateRow = typeof messageTemplates.$inferSelect
+
+/** The hospital's template for `channel`; 404 for a missing one or another hospital's. */
+export async function findTemplate(
+  tx: Tx,
+  id: string,
+  channel: MessageChannel,
+): Promise<TemplateRow> {
+  const [row] = await tx.select().from(messageTemplates).where(eq(messageTemplates.id, id))
+  if (!row) throw notFound('Template')
+  if (row.channel !== channel) {
+    throw new AppError('VALIDATION', `This template is not for ${channelLabels[channel]}`, [
+      { path: 'templateId', message: `This template is not for ${channelLabels[channel]}` },
+    ])
+  }
+  return row
+}
+
+/** An approved WhatsApp template that may open a conversation outside the 24-hour window. */
+export function opensConversation(template: TemplateRow | null | undefined): boolean {
+  return Boolean(
+    template &&
+    template.channel === 'whatsapp' &&
+    template.approvalStatus === 'approved' &&
+    (template.providerTemplateName || template.contentSid),
+  )
+}
+
+/** A DLT-registered text with the spec's {name} placeholders as DLT's {#var#}. */
+export function dltPattern(body: string): string {
+  return body.replace(/\{[a-zA-Z][a-zA-Z0-9_]*\}/g, '{#var#}')
+}
+
+export const DLT_MISMATCH =
+  'This SMS does not match its DLT-registered template: only the variable parts may change.'
+
+export interface HospitalSending {
+  providers: Record<MessageChannel, string>
+  window: SendWindow
+  hospitalName: string
+}
+
+/** The transaction's hospital: its providers per channel, day window and name. */
+export async function hospitalSending(tx: Tx, hospitalId: string): Promise<HospitalSending> {
+  const [row] = await tx
+    .select({
+      name: hospitals.name,
+      timeZone: hospitals.timeZone,
+      whatsapp: messagingConnections.whatsappProvider,
+      sms: messagingConnections.smsProvider,
+      email: messagingConnections.emailProvider,
+      start: notificationSettings.quietHoursStart,
+      end: notificationSettings.quietHoursEnd,
+    })
+    .from(hospitals)
+    .leftJoin(messagingConnections, eq(messagingConnections.hospitalId, hospitals.id))
+    .leftJoin(notificationSettings, eq(notificationSettings.hospitalId, hospitals.id))
+    .where(eq(hospitals.id, hospitalId))
+  if (!row) throw notFound('Hospital')
+  return {
+    hospitalName: row.name,
+    providers: {
+      whatsapp: row.whatsapp ?? 'sandbox',
+      sms: row.sms ?? 'sandbox',
+      email: row.email ?? 'sandbox',
+    },
+    window: {
+      timeZone: row.timeZone,
+      start: row.start ?? DEFAULT_SEND_WINDOW.start,
+      end: row.end ?? DEFAULT_SEND_WINDOW.end,
+    },
+  }
+}
