@@ -1,5 +1,8 @@
 import type { SendResult } from './provider'
 
+/** A send's refusal. */
+export type SendFailure = Extract<SendResult, { ok: false }>
+
 /**
  * One HTTP call of a messaging adapter, and the few answers every provider shares: a network
  * failure before the provider was reached, 429/5xx with Retry-After. The adapters map their own
@@ -91,7 +94,7 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
 }
 
 /** The provider could not be reached (nothing was sent): retried with backoff. */
-export function unreachable(provider: string, code: string): SendResult {
+export function unreachable(provider: string, code: string): SendFailure {
   return {
     ok: false,
     kind: 'temporary',
@@ -101,7 +104,7 @@ export function unreachable(provider: string, code: string): SendResult {
 }
 
 /** 429 or 5xx: busy or down; retried, after Retry-After when the provider gave one. */
-export function busy(provider: string, answer: HttpAnswer, code?: string): SendResult {
+export function busy(provider: string, answer: HttpAnswer, code?: string): SendFailure {
   return {
     ok: false,
     kind: 'temporary',
