@@ -71,6 +71,8 @@ function open(queryClient: QueryClient) {
   source.onopen = () => setPolling(false)
   // The browser retries by itself; until it is back, screens poll every 10 s.
   source.onerror = () => setPolling(true)
+  // The server has no live updates to give (no LISTEN): it says so and ends the stream.
+  source.addEventListener('retry', () => setPolling(true))
   for (const type of ['communication', 'unread'])
     source.addEventListener(type, (e) =>
       applyMessageEvent(queryClient, type, (e as MessageEvent<string>).data),
