@@ -1,5 +1,6 @@
 import type { MessageChannel } from '../../../shared/messaging'
 import type { Env } from '../../env'
+import { msg91Provider } from '../msg91/msg91-provider'
 import { sandboxProvider } from '../sandbox/sandbox-provider'
 import { twilioProvider } from '../twilio/twilio-provider'
 import { whatsappCloudProvider } from '../whatsapp-cloud/whatsapp-cloud-provider'
@@ -86,7 +87,7 @@ export function providerFor(
       const c = config.sms
       if (c.provider === 'sandbox') return sandboxProvider(channel)
       if (c.provider === 'twilio') return twilioProvider(channel, c, urls.twilio)
-      return unavailable(c.provider, channel)
+      return msg91Provider(c, urls.msg91)
     }
     case 'email': {
       const c = config.email
