@@ -98,7 +98,7 @@ export const providerChoices: Record<MessageChannel, readonly ProviderChoice[]> 
 
 /** SMTP presets: picking one fills host and port. */
 export const smtpPresets = {
-  smtp: { label: 'SMTP', host: '', port: 587 },
+  custom: { label: 'SMTP', host: '', port: 587 },
   mailgun: { label: 'Mailgun', host: 'smtp.mailgun.org', port: 587 },
   ses: { label: 'Amazon SES', host: 'email-smtp.ap-south-1.amazonaws.com', port: 587 },
 } as const
@@ -132,7 +132,7 @@ export function payloadOf(channel: MessageChannel, form: ChannelForm): SaveChann
   const secrets: SaveChannelConnection['secrets'] = {}
   const choice = choiceOf(channel, form.provider)
   if (form.provider === 'smtp' && typeof form.values.preset === 'string')
-    settings.preset = form.values.preset || 'smtp'
+    settings.preset = form.values.preset || 'custom'
   for (const field of choice.fields) {
     const value = form.values[field.name]
     if (field.type === 'checkbox') settings[field.name] = value === true

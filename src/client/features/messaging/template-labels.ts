@@ -14,7 +14,7 @@ export function categoriesFor(channel: MessageChannel): TemplateCategory[] {
   if (channel === 'whatsapp') return ['utility', 'marketing']
   if (channel === 'sms')
     return ['service_implicit', 'service_explicit', 'promotional', 'transactional']
-  return []
+  return ['transactional', 'marketing']
 }
 
 export const approvalLabels: Record<TemplateApprovalStatus, string> = {

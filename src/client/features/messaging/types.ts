@@ -48,10 +48,10 @@ export interface TemplateInput {
   channel: MessageChannel
   subject?: string | null
   body: string
-  category?: TemplateCategory | null
+  category: TemplateCategory
   providerTemplateName?: string | null
   contentSid?: string | null
-  language?: string | null
+  language?: string
   dltTemplateId?: string | null
 }
 
@@ -114,6 +114,8 @@ export interface SecretHint {
 
 export interface ChannelConnection {
   provider: string
+  /** Messages on this channel go to the Sandbox Outbox (no provider, or one not complete). */
+  sandbox?: boolean
   settings: Record<string, string | number | boolean | null>
   secrets: Record<string, SecretHint>
 }

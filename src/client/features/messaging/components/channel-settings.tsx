@@ -18,11 +18,14 @@ export function ChannelSettings({
   channel,
   form,
   secrets,
+  savedSandbox,
   onChange,
 }: {
   channel: MessageChannel
   form: ChannelForm
   secrets: Record<string, SecretHint>
+  /** The stored set-up still sends to the sandbox (a provider's required field is missing). */
+  savedSandbox: boolean
   onChange: (form: ChannelForm) => void
 }) {
   const choice = choiceOf(channel, form.provider)
@@ -51,6 +54,11 @@ export function ChannelSettings({
           <SandboxLabel />
           Messages are not sent to anyone: they show in the Sandbox Outbox and are marked delivered
           after a moment.
+        </p>
+      ) : savedSandbox ? (
+        <p className="flex flex-wrap items-center gap-2 text-sm text-amber-900">
+          <SandboxLabel />
+          Not complete yet: until every required field is saved, messages go to the Sandbox Outbox.
         </p>
       ) : null}
       {form.provider === 'smtp' ? (

@@ -49,6 +49,7 @@ function SettingsForm({ saved }: { saved: MessagingSettings }) {
             channel={channel}
             form={forms[channel]}
             secrets={saved[channel].secrets}
+            savedSandbox={saved[channel].sandbox === true}
             onChange={(form) => setForms((f) => ({ ...f, [channel]: form }))}
           />
         ))}

@@ -41,7 +41,6 @@ function SettingsForm({ saved, canEdit }: { saved: NotificationSettings; canEdit
               role="switch"
               className="mt-0.5 size-4"
               checked={v[key]}
-              aria-checked={v[key]}
               onChange={(e) => setV({ ...v, [key]: e.target.checked })}
             />
             <span>

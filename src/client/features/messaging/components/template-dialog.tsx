@@ -23,12 +23,12 @@ type Values = Record<
   string
 >
 
-function valuesOf(t: MessageTemplate | null): Values {
+function valuesOf(channel: MessageChannel, t: MessageTemplate | null): Values {
   return {
     name: t?.name ?? '',
     subject: t?.subject ?? '',
     body: t?.body ?? '',
-    category: t?.category ?? '',
+    category: t?.category ?? categoriesFor(channel)[0] ?? '',
     providerTemplateName: t?.providerTemplateName ?? '',
     contentSid: t?.contentSid ?? '',
     language: t?.language ?? '',
@@ -43,12 +43,12 @@ function inputOf(channel: MessageChannel, v: Values): TemplateInput {
     channel,
     body: v.body,
     subject: channel === 'email' ? opt(v.subject) : null,
-    category: (opt(v.category) as TemplateCategory | null) ?? null,
+    category: v.category as TemplateCategory,
+    ...(v.language.trim() ? { language: v.language.trim() } : {}),
     ...(channel === 'whatsapp'
       ? {
           providerTemplateName: opt(v.providerTemplateName),
           contentSid: opt(v.contentSid),
-          language: opt(v.language),
         }
       : {}),
     ...(channel === 'sms' ? { dltTemplateId: opt(v.dltTemplateId) } : {}),
@@ -65,7 +65,7 @@ function TemplateForm({
   onDone: () => void
 }) {
   useDocumentTitle(editing ? `Edit template ${editing.name}` : 'New template')
-  const [v, setV] = useState<Values>(() => valuesOf(editing))
+  const [v, setV] = useState<Values>(() => valuesOf(channel, editing))
   const [errors, setErrors] = useState<Record<string, string>>({})
   const save = useSaveMessageTemplate()
   const field = (name: keyof Values, label: string, hint?: string) => (
@@ -117,29 +117,30 @@ function TemplateForm({
           onChange={(e) => setV({ ...v, body: e.target.value })}
         />
       </Field>
-      {channel !== 'email' ? (
-        <Field id="template-category" label="Category" error={errors.category}>
-          <NativeSelect
-            id="template-category"
-            value={v.category}
-            onChange={(e) => setV({ ...v, category: e.target.value })}
-          >
-            <option value="">Not set</option>
-            {categoriesFor(channel).map((c) => (
-              <option key={c} value={c}>
-                {categoryLabels[c]}
-              </option>
-            ))}
-          </NativeSelect>
-        </Field>
-      ) : null}
+      <Field id="template-category" label="Category" error={errors.category}>
+        <NativeSelect
+          id="template-category"
+          value={v.category}
+          onChange={(e) => setV({ ...v, category: e.target.value })}
+        >
+          {/* A stored category of another kind still shows. */}
+          {v.category && !categoriesFor(channel).some((c) => c === v.category) ? (
+            <option value={v.category}>{categoryLabels[v.category as TemplateCategory]}</option>
+          ) : null}
+          {categoriesFor(channel).map((c) => (
+            <option key={c} value={c}>
+              {categoryLabels[c]}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
       {channel === 'whatsapp' ? (
         <div className="grid gap-3 sm:grid-cols-2">
           {field('providerTemplateName', 'Provider template name', 'As approved in Meta')}
           {field('contentSid', 'Content SID', 'Twilio: HX…')}
-          {field('language', 'Language', 'E.g. en, hi')}
         </div>
       ) : null}
+      {field('language', 'Language', 'A code such as en, hi or en_US')}
       {channel === 'sms'
         ? field(
             'dltTemplateId',
