@@ -1,6 +1,7 @@
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { streamTiming } from '../../src/server/modules/messaging-events/events.routes'
 import { expectError } from '../support/http'
 import { call, newLead, uniqueMobile } from '../support/leads'
 import { login } from '../support/login'
@@ -184,6 +185,62 @@ describe('GET /api/events/messages', () => {
     expect(b.events).toHaveLength(1)
   })
 })
+
+describe('the stream ends', () => {
+  it('when the session is signed out (checked at each heartbeat)', async () => {
+    const cookie = await login(t.app, demoEmail('nurse'))
+    streamTiming.heartbeatMs = 200
+    try {
+      const s = openStream(cookie)
+      await s.opened
+      await s.next((e) => e.event === 'unread')
+      await new Promise((r) => setTimeout(r, 500))
+      expect(s.ended()).toBe(false)
+      const out = await call(t.app, cookie, 'POST', '/api/logout')
+      expect(out.statusCode, out.body).toBeLessThan(400)
+      for (let i = 0; i < 40 && !s.ended(); i++) await new Promise((r) => setTimeout(r, 50))
+      expect(s.ended()).toBe(true)
+    } finally {
+      streamTiming.heartbeatMs = 25_000
+    }
+  })
+
+  it('after its maximum lifetime (the browser reconnects)', async () => {
+    streamTiming.maxStreamMs = 300
+    try {
+      const s = openStream(cookieA)
+      await s.opened
+      for (let i = 0; i < 40 && !s.ended(); i++) await new Promise((r) => setTimeout(r, 50))
+      expect(s.ended()).toBe(true)
+      expect(s.events[0]?.event).toBe('unread')
+    } finally {
+      streamTiming.maxStreamMs = 60 * 60_000
+    }
+  })
+})
+
+describe.runIf(process.env.TEST_DATABASE_URL)(
+  'without LISTEN (PostgreSQL, no DATABASE_DIRECT_URL)',
+  () => {
+    it('tells the screen to retry (poll) and ends the stream', async () => {
+      const other = await createTestApp({ databaseDirectUrl: undefined })
+      try {
+        await other.app.listen({ port: 0, host: '127.0.0.1' })
+        const port = (other.app.server.address() as AddressInfo).port
+        const cookie = await login(other.app, demoEmail('receptionist'))
+        const res = await fetch(`http://127.0.0.1:${port}/api/events/messages`, {
+          headers: { cookie },
+        })
+        expect(res.status).toBe(200)
+        const text = await res.text()
+        expect(text).toContain('event: retry')
+        expect(text).toContain('"pollMs":')
+      } finally {
+        await other.close()
+      }
+    })
+  },
+)
 
 describe('GET /api/messaging/unread', () => {
   it("counts the hospital's unread inbound messages; reading the lead clears them", async () => {

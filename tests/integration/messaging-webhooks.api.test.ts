@@ -1,5 +1,14 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { messagingConnections } from '../../src/server/db/schema/messaging'
+import { withTenant } from '../../src/server/db/tenant'
+import {
+  announceSettingsChanged,
+  forgetWebhookConfig,
+  WEBHOOK_CONFIG_TTL_MS,
+} from '../../src/server/modules/messaging-webhooks/config-cache'
+import { secretContext, storageKey } from '../../src/server/modules/messaging-settings/fields'
+import { encryptSecret } from '../../src/server/secrets/secrets'
 import { expectError } from '../support/http'
 import { e164, newLead, uniqueMobile } from '../support/leads'
 import { login } from '../support/login'
@@ -239,6 +248,41 @@ describe('Twilio status callback', () => {
       payload: '{}',
     })
     expect(res.statusCode).toBe(415)
+  })
+})
+
+describe('cached auth tokens', () => {
+  it('are dropped at once on every instance when settings change (NOTIFY), not after the TTL', async () => {
+    const { sid } = await leadWithMessage()
+    const params = { MessageSid: sid, MessageStatus: 'sent' }
+    const ROTATED = 'twilio-auth-token-rotated-a'
+    forgetWebhookConfig(t.db, hospitalA)
+    const warmed = Date.now()
+    expect((await postTwilio(t.app, statusPath(hospitalA), params, TOKEN_A)).statusCode).toBe(200)
+    const secrets: Record<string, string> = {}
+    for (const channel of ['whatsapp', 'sms'] as const) {
+      secrets[storageKey(channel, 'authToken')] = encryptSecret(
+        ROTATED,
+        secretContext(hospitalA, channel, 'authToken'),
+      )
+    }
+    await withTenant(t.db, { hospitalId: hospitalA, userId: null }, (tx) =>
+      tx.update(messagingConnections).set({ secrets }),
+    )
+    // Saved without a word: the cached token still opens the door (for at most the TTL).
+    expect((await postTwilio(t.app, statusPath(hospitalA), params, TOKEN_A)).statusCode).toBe(200)
+    await withTenant(t.db, { hospitalId: hospitalA, userId: null }, (tx) =>
+      announceSettingsChanged(tx, hospitalA),
+    )
+    let status = 0
+    for (let i = 0; i < 40 && status !== 403; i++) {
+      status = (await postTwilio(t.app, statusPath(hospitalA), params, TOKEN_A)).statusCode
+      if (status !== 403) await new Promise((r) => setTimeout(r, 50))
+    }
+    expect(status).toBe(403)
+    expect(Date.now() - warmed).toBeLessThan(WEBHOOK_CONFIG_TTL_MS)
+    expect((await postTwilio(t.app, statusPath(hospitalA), params, ROTATED)).statusCode).toBe(200)
+    await configureMessaging(t.db, hospitalA, { whatsapp: twilio(TOKEN_A), sms: twilio(TOKEN_A) })
   })
 })
 

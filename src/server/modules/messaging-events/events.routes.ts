@@ -10,11 +10,13 @@ import { unreadCount } from './unread.service'
 export interface MessagingEventsDeps {
   db: AppDb
   hub: MessagingHub
-  /** A comment line this often keeps proxies from closing the stream; the session is re-checked. */
-  heartbeatMs?: number
-  /** A stream ends after this long at most (the browser reconnects, signing in again). */
-  maxStreamMs?: number
 }
+
+/**
+ * Stream timings, read when a stream opens (tests shorten them): a comment line every
+ * heartbeat keeps proxies from closing the stream and re-checks the session.
+ */
+export const streamTiming = { heartbeatMs: 25_000, maxStreamMs: 60 * 60_000 }
 
 /** How long screens wait between polls while live updates are unavailable. */
 export const POLL_MS = 15_000
@@ -40,8 +42,6 @@ async function sessionAlive(db: AppDb, sessionId: string): Promise<boolean> {
  */
 export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEventsDeps): void {
   const { db, hub } = deps
-  const heartbeatMs = deps.heartbeatMs ?? 25_000
-  const maxStreamMs = deps.maxStreamMs ?? 60 * 60_000
 
   app.get('/api/messaging/unread', { config: requirePermission('leads:read') }, async (req) => ({
     count: await unreadCount(db, member(req).hospitalId),
@@ -92,9 +92,10 @@ export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEvent
         },
         () => end(),
       )
-    }, heartbeatMs)
+    }, streamTiming.heartbeatMs)
     heartbeat.unref()
-    const lifetime = setTimeout(end, maxStreamMs)
+    // At most an hour: the browser reconnects, its session checked again.
+    const lifetime = setTimeout(end, streamTiming.maxStreamMs)
     lifetime.unref()
     req.raw.on('close', end)
     res.on('close', end)
