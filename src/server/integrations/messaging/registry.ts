@@ -1,6 +1,7 @@
 import type { MessageChannel } from '../../../shared/messaging'
 import type { Env } from '../../env'
 import { msg91Provider } from '../msg91/msg91-provider'
+import { sendgridProvider } from '../sendgrid/sendgrid-provider'
 import { sandboxProvider } from '../sandbox/sandbox-provider'
 import { twilioProvider } from '../twilio/twilio-provider'
 import { whatsappCloudProvider } from '../whatsapp-cloud/whatsapp-cloud-provider'
@@ -92,6 +93,7 @@ export function providerFor(
     case 'email': {
       const c = config.email
       if (c.provider === 'sandbox') return sandboxProvider(channel)
+      if (c.provider === 'sendgrid') return sendgridProvider(c, urls.sendgrid)
       return unavailable(c.provider, channel)
     }
   }
