@@ -5,8 +5,10 @@
 // timeout, score. Exits 1 when a group scores under 85 % (or its run failed).
 // --force     re-run every mutant, not only those changed since the last run (incremental)
 // --list      print the groups and exit
+// --ignore-static  leave out static mutants (code run while modules load or an app is built in
+//             a beforeAll: each runs every test of the group); they are reported as ignored
 // --mutate <file>[,<file>...]  only these of the group's files (same tests); the report goes to
-//             reports/mutation/<group>/part/, and its table row says "part"
+//             reports/mutation/<group>/part-<file names>/, and its table row says "part"
 // Environment: MUTATION_CONCURRENCY (test runners, default 1), TEST_DATABASE_URL (PostgreSQL
 // for the integration tests of every group; groups marked `postgres` need it).
 // Not part of CI (.ci/run): a full run takes tens of minutes on two cores.
@@ -19,6 +21,7 @@ import { groupOrder, groups, MIN_SCORE } from '../stryker/groups.mjs'
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const force = args.includes('--force')
+const ignoreStatic = args.includes('--ignore-static')
 // --mutate's value: a narrowed run of one group (e.g. the files a long run did not reach).
 const mutateAt = args.indexOf('--mutate')
 const only = mutateAt === -1 ? undefined : args[mutateAt + 1]
@@ -42,8 +45,14 @@ if (only && selected.length !== 1) {
   console.error('--mutate narrows one group: name it (npm run test:mutation -- <group> --mutate <files>)')
   process.exit(2)
 }
-/** Where a group's reports go: its folder, or part/ inside it for a --mutate run. */
-const reportsOf = (name) => join('reports/mutation', name, ...(only ? ['part'] : []))
+/** Where a group's reports go: its folder, or part-<files>/ inside it for a --mutate run. */
+const partName = only
+  ? `part-${only
+      .split(',')
+      .map((f) => f.replace(/^.*\//, '').replace(/\.[^.]*$/, ''))
+      .join('+')}`
+  : undefined
+const reportsOf = (name) => join('reports/mutation', name, ...(partName ? [partName] : []))
 
 /**
  * Counts of one group's report (mutation-testing-report-schema JSON). Stryker's own score:
@@ -131,6 +140,7 @@ function recheck(name, report, doubtful) {
       '--force',
       '--mutate',
       ranges.join(','),
+      ...(ignoreStatic ? ['--ignoreStatic'] : []),
     ],
     {
       cwd: root,
@@ -204,6 +214,7 @@ for (const name of selected) {
       'stryker.config.mjs',
       ...(force ? ['--force'] : []),
       ...(only ? ['--mutate', only] : []),
+      ...(ignoreStatic ? ['--ignoreStatic'] : []),
     ],
     {
       cwd: root,
@@ -229,7 +240,8 @@ for (const name of selected) {
     report = recheck(name, report, doubtful)
   }
   const counts = countReport(report)
-  rows.push({ name: only ? `${name} (part)` : name, ...counts, seconds, survivors: survivors(report) })
+  const label = `${name}${only ? ' (part)' : ''}${ignoreStatic ? ' (static ignored)' : ''}`
+  rows.push({ name: label, ...counts, seconds, survivors: survivors(report) })
   if (counts.score < MIN_SCORE) failed = true
 }
 
@@ -265,10 +277,14 @@ out.push('', 'HTML reports: reports/mutation/<group>/index.html')
 console.log(out.join('\n'))
 mkdirSync(join(root, 'reports/mutation'), { recursive: true })
 writeFileSync(
-  join(root, 'reports/mutation', only ? 'summary-part.txt' : 'summary.txt'),
+  join(root, 'reports/mutation', partName ? `summary-${name0()}-${partName}.txt` : 'summary.txt'),
   `${out.join('\n')}\n`,
 )
 process.exit(failed ? 1 : 0)
+
+function name0() {
+  return selected[0]
+}
 
 function gitHead() {
   const r = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' })
