@@ -26,6 +26,7 @@ import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
+import type { ProviderUrls } from './integrations/messaging/registry'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
@@ -35,6 +36,7 @@ import { metaWebhookRoutes } from './modules/meta/webhook.routes'
 import { messagingEventsRoutes } from './modules/messaging-events/events.routes'
 import { createMessagingHub } from './modules/messaging-events/hub'
 import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
+import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
@@ -64,6 +66,8 @@ export interface AppOptions {
   authRateLimit?: boolean
   /** Meta's Graph API (env META_GRAPH_URL, META_GRAPH_VERSION); graph.facebook.com v21.0 by default. */
   metaGraph?: { baseUrl: string; version: string } | undefined
+  /** Messaging providers' base URLs (env: providerUrlsFromEnv); the real ones by default. */
+  messagingProviders?: ProviderUrls | undefined
   /** Accepted Meta leadgen changes per hospital and minute (env META_WEBHOOK_CHANGES_PER_MINUTE). */
   metaWebhookChangesPerMinute?: number | undefined
   /** SMTP URL; without it emails go to the sandbox outbox. */
@@ -180,6 +184,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
   outboxRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
+  messagingSettingsApi(app, {
+    db,
+    baseURL: options.baseURL,
+    urls: options.messagingProviders,
+    metaGraph: options.metaGraph,
+  })
   const messagingHub = await createMessagingHub({
     database: options.database,
     directUrl: options.databaseDirectUrl,

@@ -7,6 +7,7 @@ import { DemoSeedConflict } from './db/seed/demo-state'
 import { listSnapshots, takeSnapshot } from './db/snapshots'
 import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
+import { providerUrlsFromEnv } from './integrations/messaging/registry'
 import { registerAllJobs } from './jobs/all-jobs'
 import { Worker } from './jobs/worker'
 import { projectRoot } from './project-root'
@@ -93,6 +94,7 @@ function serverOf(url: string): string {
 const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION }
 const { app, auth, drain, notifications } = await buildApp({
   metaGraph,
+  messagingProviders: providerUrlsFromEnv(env),
   metaWebhookChangesPerMinute: env.META_WEBHOOK_CHANGES_PER_MINUTE,
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),

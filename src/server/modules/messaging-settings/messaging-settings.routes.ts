@@ -1,0 +1,44 @@
+import type { FastifyInstance } from 'fastify'
+import {
+  saveMessagingSettingsInput,
+  testSendInput,
+} from '../../../shared/schemas/messaging-settings'
+import { actingMember, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { parse } from '../../http/parse'
+import type { ProviderUrls } from '../../integrations/messaging/registry'
+import { getMessagingSettings, saveMessagingSettings } from './settings.service'
+import { testSend } from './test-send.service'
+
+export interface MessagingSettingsDeps {
+  db: AppDb
+  /** BASE_URL: the webhook addresses Settings shows. */
+  baseURL?: string | undefined
+  /** Where the providers live (env; tests point them at the fakes). */
+  urls: ProviderUrls
+}
+
+/**
+ * Settings → Integrations, messaging part (issue 25): like Meta's connection
+ * (meta.routes.ts), reading and writing both need hospital:manage (admins), since even the
+ * non-secret settings are the hospital's provider accounts.
+ */
+export function messagingSettingsRoutes(app: FastifyInstance, deps: MessagingSettingsDeps): void {
+  const { db, urls } = deps
+  const manage = { config: requirePermission('hospital:manage') }
+  const baseUrl = deps.baseURL ?? 'http://localhost:3000'
+
+  app.get('/api/settings/messaging', manage, async (req) =>
+    getMessagingSettings({ db, baseUrl, ...actingMember(req) }),
+  )
+
+  app.put('/api/settings/messaging', manage, async (req) => {
+    const values = parse(saveMessagingSettingsInput, req.body)
+    return saveMessagingSettings({ db, baseUrl, ...actingMember(req), values })
+  })
+
+  app.post('/api/settings/messaging/test', manage, async (req) => {
+    const { channel, to } = parse(testSendInput, req.body)
+    return testSend({ db, urls, ...actingMember(req), channel, to })
+  })
+}
