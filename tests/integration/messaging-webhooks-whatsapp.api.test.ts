@@ -116,6 +116,25 @@ describe('statuses', () => {
     expect((await messageRow(t.db, commId)).status).toBe('read')
   })
 
+  it('finds a message by biz_opaque_callback_data (our id) when its wamid was never stored', async () => {
+    const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(81_500) })
+    const commId = await outboundMessage(t.db, hospitalA, {
+      leadId: lead.id,
+      type: 'whatsapp',
+      provider: 'meta',
+      providerMessageId: null,
+      contactAddress: lead.phone,
+      status: 'sending',
+    })
+    const id = wamid()
+    const body = statuses(A.phone, [{ id, status: 'sent', biz_opaque_callback_data: commId }])
+    expect((await postWhatsapp(t.app, body, A.secret)).statusCode).toBe(200)
+    expect(await messageRow(t.db, commId)).toMatchObject({
+      status: 'sent',
+      provider_message_id: id,
+    })
+  })
+
   it('131047 fails with the 24-hour window reason; a later delivered still wins', async () => {
     const { wamid: id, commId } = await sentMessage()
     const failed = statuses(A.phone, [

@@ -22,6 +22,8 @@ export const statusItem = z.object({
   timestamp: z.string().max(20).optional(),
   recipient_id: z.string().max(40).optional(),
   errors: z.array(statusError).max(20).optional(),
+  /** What the send put there: our communication id (the idempotency key). */
+  biz_opaque_callback_data: z.string().max(512).optional(),
 })
 
 const text = z.object({ body: z.string().max(10_000) })
@@ -97,6 +99,15 @@ export type MetaChange =
 
 /** The changes we handle (others, e.g. group updates, are skipped); null when malformed. */
 export function parseMetaPayload(json: unknown): MetaChange[] | null {
+  try {
+    return parseChanges(json)
+  } catch {
+    // zod throws (instead of failing) on a few hostile shapes, e.g. a `length` it cannot compare.
+    return null
+  }
+}
+
+function parseChanges(json: unknown): MetaChange[] | null {
   const payload = webhookPayload.safeParse(json)
   if (!payload.success) return null
   const changes: MetaChange[] = []

@@ -82,6 +82,16 @@ async function refOf(tx: Tx, e: SendGridEvent): Promise<MessageRef | null> {
   return messageId ? { provider: 'sendgrid', providerMessageId: messageId } : null
 }
 
+/** The batch's events; null when it is not one (zod throws on a few hostile shapes). */
+function parseEvents(json: unknown): SendGridEvent[] | null {
+  try {
+    const parsed = events.safeParse(json)
+    return parsed.success ? parsed.data : null
+  } catch {
+    return null
+  }
+}
+
 function checkSignature(delivery: SendGridDelivery, publicKey: string): void {
   const ts = delivery.timestamp
   if (typeof ts !== 'string' || !/^\d{1,12}$/.test(ts)) throw refused()
@@ -110,11 +120,11 @@ export async function acceptSendGrid(delivery: SendGridDelivery): Promise<{ move
   } catch {
     throw new AppError('BAD_REQUEST', 'The body is not JSON')
   }
-  const parsed = events.safeParse(json)
-  if (!parsed.success) throw new AppError('BAD_REQUEST', 'Not a SendGrid event batch')
+  const batch = parseEvents(json)
+  if (!batch) throw new AppError('BAD_REQUEST', 'Not a SendGrid event batch')
   return withTenant(db, { hospitalId, userId: null }, async (tx) => {
     let moved = 0
-    for (const e of parsed.data) {
+    for (const e of batch) {
       const change = changeOf(e)
       if (!change) continue
       const ref = await refOf(tx, e)

@@ -13,7 +13,7 @@ import { storeInbound } from './inbound.service'
 import { buttonOf, keywordOf } from './keywords'
 import { type MessagesValue, type MetaChange, parseMetaPayload } from './meta-payload'
 import { hospitalOfBusinessAccount, phoneRoutes } from './meta-routing'
-import { applyStatus, recordProviderOptOut } from './status.service'
+import { applyStatus, type MessageRef, recordProviderOptOut } from './status.service'
 
 /** WhatsApp webhook bodies larger than this are refused (413) before anything reads them. */
 export const WHATSAPP_WEBHOOK_BODY_LIMIT = 512 * 1024
@@ -87,6 +87,8 @@ export async function acceptWhatsapp(delivery: WhatsappDelivery): Promise<{ chan
   return { changes: changes.length }
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
 const statusOf: Record<string, OutboundStatus> = {
   sent: 'sent',
   delivered: 'delivered',
@@ -99,9 +101,14 @@ async function handleMessages(tx: Tx, hospitalId: string, value: MessagesValue):
     const status = statusOf[s.status]
     if (!status) continue
     const code = s.errors?.[0]?.code
-    const ref = { provider: 'meta', providerMessageId: s.id }
+    // By our id when the send left it (also found when a crash kept the wamid from being
+    // stored), else by the wamid.
+    const opaque = s.biz_opaque_callback_data
+    const ref: MessageRef =
+      opaque && UUID.test(opaque) ? { id: opaque } : { provider: 'meta', providerMessageId: s.id }
     await applyStatus(tx, hospitalId, ref, {
       status,
+      providerMessageId: s.id,
       ...(status === 'failed'
         ? { failureCode: code ?? null, failureReason: metaFailureReason(code) }
         : {}),
