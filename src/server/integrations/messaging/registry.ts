@@ -2,6 +2,7 @@ import type { MessageChannel } from '../../../shared/messaging'
 import type { Env } from '../../env'
 import { msg91Provider } from '../msg91/msg91-provider'
 import { sendgridProvider } from '../sendgrid/sendgrid-provider'
+import { smtpProvider } from '../smtp/smtp-provider'
 import { sandboxProvider } from '../sandbox/sandbox-provider'
 import { twilioProvider } from '../twilio/twilio-provider'
 import { whatsappCloudProvider } from '../whatsapp-cloud/whatsapp-cloud-provider'
@@ -52,22 +53,6 @@ export function providerUrlsFromEnv(env: ProviderEnv): ProviderUrls {
   }
 }
 
-/** Not built yet: refuses, so nothing is silently dropped. */
-function unavailable(name: MessageProvider['name'], channel: MessageChannel): MessageProvider {
-  return {
-    name,
-    channel,
-    send: () =>
-      Promise.resolve({
-        ok: false,
-        kind: 'rejected',
-        code: 'NOT_AVAILABLE',
-        reason: 'This messaging provider is not available yet.',
-      }),
-    lookup: () => Promise.resolve({ found: 'unknown' }),
-  }
-}
-
 /**
  * The adapter that carries `channel` for this hospital. The sandbox for a channel without
  * credentials (MessagingConfig says so); the pipeline marks such messages sandbox = true.
@@ -94,7 +79,7 @@ export function providerFor(
       const c = config.email
       if (c.provider === 'sandbox') return sandboxProvider(channel)
       if (c.provider === 'sendgrid') return sendgridProvider(c, urls.sendgrid)
-      return unavailable(c.provider, channel)
+      return smtpProvider(c, { timeoutMs: urls.smtp?.timeoutMs })
     }
   }
 }
