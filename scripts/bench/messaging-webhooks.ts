@@ -9,8 +9,11 @@
 // Without TEST_DATABASE_URL it runs on embedded PGlite (one transaction at a time).
 import { cpus, loadavg, totalmem } from 'node:os'
 import type { AddressInfo } from 'node:net'
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { tmpdir } from 'node:os'
 import { sql } from 'drizzle-orm'
-import { twilioSignature } from '../../src/server/integrations/messaging/signatures'
 import { configureMessaging } from '../../tests/support/messaging-webhooks'
 import { createTestApp, hospitalIdOf, queryRows } from '../../tests/support/test-app'
 import { percentile } from './load'
@@ -23,11 +26,41 @@ export interface MessagingWebhookResult {
   p50: number
   p99: number
   allDelivered: boolean
-  /** This process's CPU (app, its pg client and the senders) per callback, in ms. */
+  /** The server's CPU (the app and its pg client; not PostgreSQL, not the senders) per callback, in ms. */
   cpuMsPerCallback: number
 }
 
 const TOKEN = 'bench-twilio-auth-token-0000000001'
+
+/** The senders: node senders.mjs <url> <token> <senders> <callbacks.json>; prints latencies. */
+const SENDERS_SCRIPT = `
+import { createHmac } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+const [url, token, senders, file] = process.argv.slice(2)
+const callbacks = JSON.parse(readFileSync(file, 'utf8'))
+const sign = (params) => {
+  let data = url
+  for (const name of Object.keys(params).sort()) data += name + params[name]
+  return createHmac('sha1', token).update(data, 'utf8').digest('base64')
+}
+const latencies = []
+let next = 0
+await Promise.all(Array.from({ length: Number(senders) }, async () => {
+  while (next < callbacks.length) {
+    const params = callbacks[next++]
+    const s = performance.now()
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', 'x-twilio-signature': sign(params) },
+      body: new URLSearchParams(params).toString(),
+    })
+    await res.arrayBuffer()
+    if (res.status !== 200) { console.error('callback answered ' + res.status); process.exit(1) }
+    latencies.push(performance.now() - s)
+  }
+}))
+process.stdout.write(JSON.stringify(latencies))
+`
 
 export async function benchMessagingWebhooks(
   log: (line: string) => void,
@@ -61,36 +94,31 @@ export async function benchMessagingWebhooks(
     const port = (t.app.server.address() as AddressInfo).port
     const path = `/api/webhooks/twilio/${hospitalId}/status`
     const url = `http://127.0.0.1:${port}${path}`
-    const signedUrl = `http://127.0.0.1:${port}${path}`
     const callbacks: Record<string, string>[] = []
     for (const sid of sids) callbacks.push({ MessageSid: sid, MessageStatus: 'sent' })
     for (const sid of sids) callbacks.push({ MessageSid: sid, MessageStatus: 'delivered' })
     for (let i = 0; i < messages / 10; i++) callbacks.push(callbacks[(i * 7) % callbacks.length]!)
-    const latencies: number[] = []
-    let next = 0
+    // The senders run in a child process, so that this process's CPU is the server's alone.
+    const dir = mkdtempSync(join(tmpdir(), 'bench-twilio-'))
+    writeFileSync(join(dir, 'callbacks.json'), JSON.stringify(callbacks))
+    writeFileSync(join(dir, 'senders.mjs'), SENDERS_SCRIPT)
     const cpu0 = process.cpuUsage()
     const t0 = performance.now()
-    await Promise.all(
-      Array.from({ length: senders }, async () => {
-        while (next < callbacks.length) {
-          const params = callbacks[next++]!
-          const s = performance.now()
-          const res = await fetch(url, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/x-www-form-urlencoded',
-              'x-twilio-signature': twilioSignature(signedUrl, params, TOKEN),
-            },
-            body: new URLSearchParams(params).toString(),
-          })
-          await res.arrayBuffer()
-          if (res.status !== 200) throw new Error(`bench: a callback answered ${res.status}`)
-          latencies.push(performance.now() - s)
-        }
-      }),
+    const child = spawn(
+      process.execPath,
+      [join(dir, 'senders.mjs'), url, TOKEN, String(senders), join(dir, 'callbacks.json')],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
     )
+    let out = ''
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve))
+    if (code !== 0) throw new Error(`bench: senders exited with ${code}`)
     const ms = performance.now() - t0
     const cpu = process.cpuUsage(cpu0)
+    rmSync(dir, { recursive: true, force: true })
+    const latencies = JSON.parse(out) as number[]
     const [counts] = await queryRows<{ delivered: number }>(
       t.db,
       sql`select count(*)::int as delivered from communications where hospital_id = ${hospitalId}
@@ -107,7 +135,7 @@ export async function benchMessagingWebhooks(
       cpuMsPerCallback: (cpu.user + cpu.system) / 1000 / callbacks.length,
     }
     log(
-      `  messaging webhooks (${result.driver}): ${result.callbacks} signed Twilio status callbacks from ${senders} senders in ${result.seconds.toFixed(1)} s: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; all ${messages} delivered: ${result.allDelivered}; ${result.cpuMsPerCallback.toFixed(2)} ms of this process's CPU per callback (senders included)`,
+      `  messaging webhooks (${result.driver}): ${result.callbacks} signed Twilio status callbacks from ${senders} senders in ${result.seconds.toFixed(1)} s: ${result.perSecond.toFixed(0)}/s, p50 ${result.p50.toFixed(1)} ms, p99 ${result.p99.toFixed(1)} ms; all ${messages} delivered: ${result.allDelivered}; ${result.cpuMsPerCallback.toFixed(2)} ms of the server's CPU per callback (≈ ${(1000 / result.cpuMsPerCallback).toFixed(0)}/s per core-saturated instance)`,
     )
     return result
   } finally {
