@@ -45,6 +45,13 @@ export interface FakeMetaWhatsapp extends FakeHttp {
     statuses: ('sent' | 'delivered' | 'read' | 'failed')[],
     options?: { order?: 'in-order' | 'reversed' | 'twice'; errorCode?: number },
   ) => Promise<number[]>
+  /** Posts an inbound text from `from` (digits) to the number, as Meta would, signed. */
+  sendInbound: (
+    webhookUrl: string,
+    phoneNumberId: string,
+    from: string,
+    text: string,
+  ) => Promise<number>
 }
 
 const graphError = (status: number, code: number, message: string, details?: string): Answer => ({
@@ -164,37 +171,61 @@ export async function startFakeMetaWhatsapp(
           ...(m.opaque ? { biz_opaque_callback_data: m.opaque } : {}),
           ...(status === 'failed' ? { errors: [failure(options.errorCode ?? 131026)] } : {}),
         }
-        const raw = JSON.stringify({
-          object: 'whatsapp_business_account',
-          entry: [
-            {
-              id: number.wabaId,
-              changes: [
-                {
-                  field: 'messages',
-                  value: {
-                    messaging_product: 'whatsapp',
-                    metadata: {
-                      display_phone_number: number.displayPhoneNumber,
-                      phone_number_id: m.phoneNumberId,
-                    },
-                    statuses: [entry],
-                  },
-                },
-              ],
-            },
-          ],
-        })
-        results.push(
-          await postCallback(webhookUrl, raw, {
-            'content-type': 'application/json',
-            'x-hub-signature-256': signMetaBody(raw, number.appSecret),
-          }),
-        )
+        results.push(await post(webhookUrl, m.phoneNumberId, number, { statuses: [entry] }))
       }
       return results
     },
+    sendInbound(webhookUrl, phoneNumberId, from, text) {
+      const number = numbers[phoneNumberId]
+      if (!number) throw new Error(`unknown number ${phoneNumberId}`)
+      return post(webhookUrl, phoneNumberId, number, {
+        contacts: [{ profile: { name: 'Test Contact' }, wa_id: from }],
+        messages: [
+          {
+            from,
+            id: `wamid.${randomBytes(24).toString('base64url')}`,
+            timestamp: String(Math.floor(Date.now() / 1000)),
+            type: 'text',
+            text: { body: text },
+          },
+        ],
+      })
+    },
   }
+}
+
+/** One signed webhook delivery of a `messages` change for a number. */
+function post(
+  webhookUrl: string,
+  phoneNumberId: string,
+  number: FakeMetaNumber,
+  value: Record<string, unknown>,
+): Promise<number> {
+  const raw = JSON.stringify({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: number.wabaId,
+        changes: [
+          {
+            field: 'messages',
+            value: {
+              messaging_product: 'whatsapp',
+              metadata: {
+                display_phone_number: number.displayPhoneNumber,
+                phone_number_id: phoneNumberId,
+              },
+              ...value,
+            },
+          },
+        ],
+      },
+    ],
+  })
+  return postCallback(webhookUrl, raw, {
+    'content-type': 'application/json',
+    'x-hub-signature-256': signMetaBody(raw, number.appSecret),
+  })
 }
 
 function failure(code: number) {

@@ -47,6 +47,11 @@ export interface FakeTwilio extends FakeHttp {
     statuses: string[],
     options?: { order?: 'in-order' | 'reversed' | 'twice'; errorCode?: number },
   ) => Promise<number[]>
+  /** Posts an inbound message (a reply) to `url` as Twilio would, signed; answers the status. */
+  sendInbound: (
+    url: string,
+    message: { accountSid: string; from: string; to: string; body: string },
+  ) => Promise<number>
 }
 
 const error = (status: number, code: number, message: string): Answer => ({
@@ -164,7 +169,30 @@ export async function startFakeTwilio(
       }
       return results
     },
+    sendInbound: (url, m) => inbound(url, accounts[m.accountSid] ?? '', m),
   }
+}
+
+async function inbound(
+  url: string,
+  token: string,
+  m: { accountSid: string; from: string; to: string; body: string },
+): Promise<number> {
+  const params: Record<string, string> = {
+    AccountSid: m.accountSid,
+    ApiVersion: '2010-04-01',
+    Body: m.body,
+    From: m.from,
+    MessageSid: `SM${randomBytes(16).toString('hex')}`,
+    NumMedia: '0',
+    SmsStatus: 'received',
+    To: m.to,
+  }
+  if (m.from.startsWith('whatsapp:')) params.WaId = m.from.replace(/\D/g, '')
+  return postCallback(url, new URLSearchParams(params).toString(), {
+    'content-type': 'application/x-www-form-urlencoded',
+    'x-twilio-signature': twilioSignature(url, params, token),
+  })
 }
 
 function refuse(req: RecordedRequest, problems: string[]): Answer {

@@ -245,4 +245,33 @@ describe('Twilio adapter against the contract-checking fake', () => {
       { status: 'read', ok: true },
     ])
   })
+
+  it('posts a signed inbound WhatsApp reply', async () => {
+    let seen: { ok: boolean; body: string; waId: string } | null = null
+    const hook = createServer((req, res) => {
+      let raw = ''
+      req.on('data', (c: Buffer) => (raw += c.toString()))
+      req.on('end', () => {
+        const params = Object.fromEntries(new URLSearchParams(raw))
+        const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}${req.url ?? ''}`
+        seen = {
+          ok: verifyTwilioSignature(url, params, req.headers['x-twilio-signature'], TOKEN),
+          body: params.Body ?? '',
+          waId: params.WaId ?? '',
+        }
+        res.writeHead(200).end()
+      })
+    })
+    await new Promise<void>((r) => hook.listen(0, '127.0.0.1', () => r()))
+    const url = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/inbound`
+    const status = await fake.sendInbound(url, {
+      accountSid: SID,
+      from: 'whatsapp:+919876543210',
+      to: 'whatsapp:+14155238886',
+      body: 'STOP',
+    })
+    await new Promise<void>((r) => hook.close(() => r()))
+    expect(status).toBe(200)
+    expect(seen).toEqual({ ok: true, body: 'STOP', waId: '919876543210' })
+  })
 })

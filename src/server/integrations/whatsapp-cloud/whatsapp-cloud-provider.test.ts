@@ -207,11 +207,11 @@ describe('WhatsApp Cloud adapter against the contract-checking fake', () => {
           JSON.parse(raw.toString()) as {
             entry: {
               changes: {
-                value: { statuses: { status: string; biz_opaque_callback_data: string }[] }
+                value: { statuses?: { status: string; biz_opaque_callback_data: string }[] }
               }[]
             }[]
           }
-        ).entry[0]?.changes[0]?.value.statuses[0]
+        ).entry[0]?.changes[0]?.value.statuses?.[0]
         got.push({
           status: s?.status ?? '',
           opaque: s?.biz_opaque_callback_data ?? '',
@@ -231,7 +231,10 @@ describe('WhatsApp Cloud adapter against the contract-checking fake', () => {
       order: 'twice',
       errorCode: 131047,
     })
+    expect(await fake.sendInbound(url, PHONE_ID, '919876543210', 'Yes, confirmed')).toBe(200)
     await new Promise<void>((r) => hook.close(() => r()))
+    const inbound = got.pop()
+    expect(inbound).toEqual({ status: '', opaque: '', ok: true })
     expect(got.map((g) => g.status)).toEqual(['delivered', 'sent', 'failed', 'failed'])
     expect(got.every((g) => g.ok && g.opaque === 'key-42')).toBe(true)
   })
