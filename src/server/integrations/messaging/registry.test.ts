@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { startFakeTwilio } from '../../../../tests/support/fakes/twilio'
 import type { MessagingConfig } from './config'
 import { providerFor, type ProviderUrls } from './registry'
 
@@ -68,5 +69,27 @@ describe('providerFor', () => {
     // The other channels stay on the sandbox.
     for (const other of (['whatsapp', 'sms', 'email'] as const).filter((c) => c !== channel))
       expect(providerFor(config, other, urls).name).toBe('sandbox')
+  })
+
+  it('builds an adapter that reaches the provider at the configured base URL', async () => {
+    const sid = `AC${'3c'.repeat(16)}`
+    const fake = await startFakeTwilio({ [sid]: 'tok' })
+    try {
+      const config: MessagingConfig = {
+        hospitalId: 'h1',
+        whatsapp: { provider: 'sandbox' },
+        sms: { provider: 'twilio', accountSid: sid, authToken: 'tok', from: '+14155550100' },
+        email: { provider: 'sandbox' },
+      }
+      const p = providerFor(config, 'sms', { ...urls, twilio: fake.url })
+      const r = await p.send(
+        { channel: 'sms', to: '+919876543210', idempotencyKey: 'k', text: 'Hi' },
+        new AbortController().signal,
+      )
+      expect(r.ok).toBe(true)
+      expect(fake.acceptedTo.get('+919876543210')).toBe(1)
+    } finally {
+      await fake.close()
+    }
   })
 })
