@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppDb } from '../../db/client'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
 import { messagingSettingsRoutes } from './messaging-settings.routes'
+import { templatesRoutes } from './templates.routes'
 
 export interface MessagingSettingsApiDeps {
   db: AppDb
@@ -34,4 +35,5 @@ export function defaultProviderUrls(metaGraph?: {
 export function messagingSettingsApi(app: FastifyInstance, deps: MessagingSettingsApiDeps): void {
   const urls = deps.urls ?? defaultProviderUrls(deps.metaGraph)
   messagingSettingsRoutes(app, { db: deps.db, baseURL: deps.baseURL, urls })
+  templatesRoutes(app, { db: deps.db, urls })
 }
