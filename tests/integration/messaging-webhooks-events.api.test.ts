@@ -276,6 +276,37 @@ describe('GET /api/messaging/unread', () => {
   })
 })
 
+describe('POST /api/patients/:id/read', () => {
+  it("clears a patient's unread replies from the bell; 404 for another hospital's patient", async () => {
+    const phone = `+9198${Math.floor(10_000_000 + Math.random() * 89_999_999)}`
+    const [patient] = await queryRows<{ id: string }>(
+      t.db,
+      sql`insert into patients (hospital_id, name, phone) values (${hospitalA}, 'Reader Patient', ${phone}) returning id`,
+    )
+    const unread = async () =>
+      (await call(t.app, cookieA, 'GET', '/api/messaging/unread')).json<{ count: number }>().count
+    const before = await unread()
+    await postTwilio(
+      t.app,
+      `/api/webhooks/twilio/${hospitalA}/inbound`,
+      { MessageSid: twilioSid(), From: phone, Body: 'Report ready?' },
+      TOKEN_A,
+    )
+    expect(await unread()).toBe(before + 1)
+    expectError(await call(t.app, cookieB, 'POST', `/api/patients/${patient?.id}/read`), 404)
+    expect(await unread()).toBe(before + 1)
+    expect(
+      (await call(t.app, cookieA, 'POST', `/api/patients/${patient?.id}/read`)).statusCode,
+    ).toBe(204)
+    expect(await unread()).toBe(before)
+    const audit = await queryRows(
+      t.db,
+      sql`select action from audit_events where entity_id = ${patient?.id ?? ''}`,
+    )
+    expect(audit).toEqual([{ action: 'communication.read' }])
+  })
+})
+
 describe('staff consents', () => {
   it('records an opt-out and an opt-in, newest first, audited', async () => {
     const lead = await newLead(t.app, cookieA, { phone: uniqueMobile(53_000) })

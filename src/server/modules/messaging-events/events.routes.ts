@@ -5,6 +5,7 @@ import type { AppDb } from '../../db/client'
 import { session } from '../../db/schema/auth'
 import { withPlatform } from '../../db/tenant'
 import type { HubEvent, MessagingHub } from './hub'
+import { patientReadRoutes } from './patient-read'
 import { unreadCount } from './unread.service'
 
 export interface MessagingEventsDeps {
@@ -38,10 +39,11 @@ async function sessionAlive(db: AppDb, sessionId: string): Promise<boolean> {
  * connecting and after inbound messages). A comment every 25 s; the stream ends when the session
  * is signed out or times out (checked then), after an hour, or at once with a `retry` event
  * when live updates are not available (no LISTEN): the screen polls instead.
- * GET /api/messaging/unread: the bell's count.
+ * GET /api/messaging/unread: the bell's count; POST /api/patients/:id/read (patient-read.ts).
  */
 export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEventsDeps): void {
   const { db, hub } = deps
+  patientReadRoutes(app, { db })
 
   app.get('/api/messaging/unread', { config: requirePermission('leads:read') }, async (req) => ({
     count: await unreadCount(db, member(req).hospitalId),

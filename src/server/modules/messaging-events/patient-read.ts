@@ -1,0 +1,68 @@
+import { and, eq, isNull } from 'drizzle-orm'
+import type { FastifyInstance } from 'fastify'
+import { z } from 'zod'
+import { uuidParam } from '../../../shared/schemas/common'
+import { actingMember, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { communications } from '../../db/schema/leads'
+import { patients } from '../../db/schema/patients'
+import { withTenant } from '../../db/tenant'
+import { notFound } from '../../http/app-error'
+import { parse } from '../../http/parse'
+import { recordAudit } from '../audit/audit.service'
+import type { TenantOptions } from '../patients/patients.service'
+
+const noBody = z.strictObject({})
+
+/**
+ * POST /api/patients/:id/read: the patient's unread inbound messages are seen (the bell), as
+ * POST /api/leads/:id/read does for a lead: a reply from a patient who was never a lead would
+ * otherwise stay on the bell for ever. Audited when something changed; 404 for another
+ * hospital's patient.
+ */
+export async function markPatientMessagesRead(
+  opts: TenantOptions & { patientId: string },
+): Promise<void> {
+  await withTenant(opts.db, opts, async (tx) => {
+    const [patient] = await tx
+      .select({ id: patients.id, name: patients.name })
+      .from(patients)
+      .where(eq(patients.id, opts.patientId))
+    if (!patient) throw notFound('Patient')
+    const seen = await tx
+      .update(communications)
+      .set({ readAt: new Date() })
+      .where(
+        and(
+          eq(communications.patientId, patient.id),
+          eq(communications.direction, 'inbound'),
+          isNull(communications.readAt),
+        ),
+      )
+      .returning({ id: communications.id })
+    if (!seen.length) return
+    await recordAudit(tx, {
+      hospitalId: opts.hospitalId,
+      actorUserId: opts.userId,
+      impersonatorUserId: opts.impersonatorUserId,
+      action: 'communication.read',
+      entityType: 'patient',
+      entityId: patient.id,
+      summary: `Marked ${seen.length} inbound message(s) of patient ${patient.name} read`,
+    })
+  })
+}
+
+export function patientReadRoutes(app: FastifyInstance, deps: { db: AppDb }): void {
+  app.post(
+    '/api/patients/:id/read',
+    { config: requirePermission('patients:write') },
+    async (req, reply) => {
+      const who = actingMember(req)
+      const { id } = parse(uuidParam, req.params, 'id')
+      parse(noBody, req.body)
+      await markPatientMessagesRead({ db: deps.db, ...who, patientId: id })
+      return reply.status(204).send()
+    },
+  )
+}
