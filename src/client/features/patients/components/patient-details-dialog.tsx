@@ -1,6 +1,7 @@
 import { Dialog } from '@/client/components/ui/dialog'
 import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
+import { useMarkPatientReadOnOpen } from '@/client/features/messaging/api/mark-patient-read'
 import { CommunicationHistory } from '@/client/features/messaging/components/communication-history'
 import { MessageButton } from '@/client/features/messaging/components/message-actions'
 import { useCan, useUser } from '@/client/lib/current-user'
@@ -71,6 +72,7 @@ export function PatientDetailsDialog({
   const timeZone = useUser().data?.timeZone
   const canMessage = useCan('patients:write')
   const query = usePatient(viewing?.id ?? null, viewing?.shown)
+  useMarkPatientReadOnOpen(query.isSuccess ? (viewing?.id ?? null) : null)
   if (!viewing) return null
   const patient = query.data
   return (
