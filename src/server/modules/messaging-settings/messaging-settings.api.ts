@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { AppDb } from '../../db/client'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
 import { messagingSettingsRoutes } from './messaging-settings.routes'
+import { notificationsRoutes } from './notifications.routes'
 import { templatesRoutes } from './templates.routes'
 
 export interface MessagingSettingsApiDeps {
@@ -36,4 +37,5 @@ export function messagingSettingsApi(app: FastifyInstance, deps: MessagingSettin
   const urls = deps.urls ?? defaultProviderUrls(deps.metaGraph)
   messagingSettingsRoutes(app, { db: deps.db, baseURL: deps.baseURL, urls })
   templatesRoutes(app, { db: deps.db, urls })
+  notificationsRoutes(app, { db: deps.db })
 }

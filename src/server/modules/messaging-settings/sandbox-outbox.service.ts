@@ -1,0 +1,45 @@
+import { desc, eq } from 'drizzle-orm'
+import type { SandboxOutbox } from '../../../shared/schemas/messaging-reminders'
+import type { AppDb } from '../../db/client'
+import { communications } from '../../db/schema/leads'
+import { withTenant } from '../../db/tenant'
+
+/** Messages the Sandbox Outbox shows at most (newest first). */
+export const SANDBOX_OUTBOX_LIMIT = 200
+
+/**
+ * GET /api/sandbox-outbox: the hospital's messages that went to the sandbox (no provider set up)
+ * with their rendered text, newest first. None of them reached a person.
+ */
+export async function sandboxOutbox(opts: {
+  db: AppDb
+  hospitalId: string
+  userId: string
+}): Promise<SandboxOutbox> {
+  const c = communications
+  const rows = await withTenant(opts.db, opts, (tx) =>
+    tx
+      .select({
+        id: c.id,
+        channel: c.type,
+        to: c.contactAddress,
+        metadata: c.metadata,
+        text: c.content,
+        status: c.status,
+        createdAt: c.createdAt,
+        leadId: c.leadId,
+        patientId: c.patientId,
+      })
+      .from(c)
+      .where(eq(c.sandbox, true))
+      .orderBy(desc(c.createdAt), desc(c.id))
+      .limit(SANDBOX_OUTBOX_LIMIT),
+  )
+  return {
+    messages: rows.map(({ metadata, createdAt, ...r }) => ({
+      ...r,
+      subject: typeof metadata.subject === 'string' ? metadata.subject : null,
+      createdAt: createdAt.toISOString(),
+    })),
+  }
+}
