@@ -44,6 +44,12 @@ describe('the message dialog rules', () => {
       applyTemplate({ body: 'Hello {name}, welcome', subject: 'For {name}' }, 'Asha Rao'),
     ).toEqual({ content: 'Hello Asha Rao, welcome', subject: 'For Asha Rao' })
     expect(applyTemplate({ body: 'Hi', subject: null }, 'A').subject).toBe('')
+    expect(
+      applyTemplate({ body: '{name} at {clinic}', subject: null }, 'A', 'Sanjeevani').content,
+    ).toBe('A at Sanjeevani')
+    expect(applyTemplate({ body: '{name} at {clinic}', subject: null }, 'A').content).toBe(
+      'A at {clinic}',
+    )
   })
 
   it('counts SMS as the spec says, and Hindi or ₹ as UCS-2 with 70 a part', () => {
@@ -74,17 +80,20 @@ describe('the message dialog rules', () => {
     ).toBe('opted-out')
   })
 
-  it("offers the spec's templates first, and only approved ones outside the window", () => {
+  it("offers the spec's templates first, and outside the window only approved provider ones", () => {
+    const named = { providerTemplateName: 'clinic_hello' }
     const list = [
-      template({ key: null, name: 'Zeta' }),
-      template({ key: 'follow-up', name: 'Follow-up' }),
-      template({ key: 'welcome', name: 'Welcome', approvalStatus: 'pending' }),
-      template({ key: 'appointment-reminder', name: 'Reminder' }),
+      template({ key: null, name: 'Zeta', ...named }),
+      template({ key: 'follow-up', name: 'Follow-up', contentSid: 'HX1' }),
+      template({ key: 'welcome', name: 'Welcome', approvalStatus: 'pending', ...named }),
+      template({ key: 'appointment-reminder', name: 'Reminder', ...named }),
+      template({ key: null, name: 'Plain' }),
     ]
     expect(offeredTemplates(list, false).map((t) => t.name)).toEqual([
       'Welcome',
       'Reminder',
       'Follow-up',
+      'Plain',
       'Zeta',
     ])
     expect(offeredTemplates(list, true).map((t) => t.name)).toEqual([

@@ -12,14 +12,19 @@ export const channelLabels: Record<MessageChannel, string> = {
 /** The spec's template choices, in its order; 'custom' is no template. */
 const specOrder = ['welcome', 'appointment-reminder', 'follow-up']
 
-/** Picking a template: its text and (email) subject with {name} filled in. */
+/**
+ * Picking a template: its text and (email) subject with {name} (and {clinic}, the hospital's
+ * name, when known) filled in, as the server fills them.
+ */
 export function applyTemplate(
   template: Pick<MessageTemplate, 'body' | 'subject'>,
   name: string,
+  clinic?: string | null,
 ): { content: string; subject: string } {
+  const values: Record<string, string> = clinic ? { name, clinic } : { name }
   return {
-    content: fillTemplate(template.body, { name }),
-    subject: template.subject ? fillTemplate(template.subject, { name }) : '',
+    content: fillTemplate(template.body, values),
+    subject: template.subject ? fillTemplate(template.subject, values) : '',
   }
 }
 
@@ -52,8 +57,15 @@ export function offeredTemplates(
     return i === -1 ? specOrder.length : i
   }
   return templates
-    .filter((t) => !outsideWindow || t.approvalStatus === 'approved')
+    .filter((t) => !outsideWindow || opensConversation(t))
     .toSorted((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name))
+}
+
+/** An approved WhatsApp template naming the provider's template may open a conversation. */
+export function opensConversation(
+  t: Pick<MessageTemplate, 'approvalStatus' | 'providerTemplateName' | 'contentSid'>,
+): boolean {
+  return t.approvalStatus === 'approved' && Boolean(t.providerTemplateName || t.contentSid)
 }
 
 /** The SMS counter: spec 'n/160' (70 a part once Hindi or ₹ make it UCS-2), parts, encoding. */

@@ -5,6 +5,7 @@ import { Dialog } from '@/client/components/ui/dialog'
 import { Field } from '@/client/components/ui/field'
 import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
+import { useUser } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useDocumentTitle } from '@/client/lib/use-document-title'
 import { type MessageChannel, messageChannels } from '@/shared/messaging'
@@ -36,6 +37,7 @@ function MessageForm({
   const [subject, setSubject] = useState('')
   const [refusal, setRefusal] = useState<string | null>(null)
   const contact = useContactState(to)
+  const { data: user } = useUser()
   const templates = useMessageTemplates(type)
   const send = useSendMessage()
   const logChat = useLogWhatsAppChat()
@@ -57,7 +59,9 @@ function MessageForm({
     setTemplateId(id)
     const template = offered.find((t) => t.id === id)
     // Spec: a template fills the message (and the email subject); Custom clears both.
-    const filled = template ? applyTemplate(template, to.name) : { content: '', subject: '' }
+    const filled = template
+      ? applyTemplate(template, to.name, user?.hospitalName)
+      : { content: '', subject: '' }
     setContent(filled.content)
     setSubject(filled.subject)
   }

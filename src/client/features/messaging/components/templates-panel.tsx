@@ -30,7 +30,7 @@ function TemplateItem({ t, onEdit }: { t: MessageTemplate; onEdit?: (() => void)
       <Card>
         <CardContent className="space-y-2 p-4">
           <div className="flex flex-wrap items-center gap-2">
-            <h4 className="font-semibold">{t.name}</h4>
+            <h3 className="font-semibold">{t.name}</h3>
             <Badge variant={approvalVariants[t.approvalStatus]}>
               {approvalLabels[t.approvalStatus]}
             </Badge>
@@ -75,8 +75,8 @@ export function TemplatesPanel() {
 
   async function runResync() {
     try {
-      await resync.mutateAsync()
-      toast.success('Template statuses updated from Meta')
+      const result = await resync.mutateAsync()
+      toast.success('Template statuses updated', `${result.updated} changed.`)
     } catch (error) {
       toast.error(
         'Resync failed',
