@@ -34,6 +34,7 @@ import { metaAdminRoutes } from './modules/meta/meta-admin.routes'
 import { metaRoutes } from './modules/meta/meta.routes'
 import { metaWebhookRoutes } from './modules/meta/webhook.routes'
 import { messagingEventsRoutes } from './modules/messaging-events/events.routes'
+import { messagingRoutes } from './modules/messaging/messaging.routes'
 import { createMessagingHub } from './modules/messaging-events/hub'
 import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
 import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
@@ -173,6 +174,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
+  // Sending messages: bulk send, batch progress, contact state, patients' messages (issue 25).
+  messagingRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph, mailer })
   metaWebhookRoutes(app, {
     db,

@@ -9,6 +9,7 @@ import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
 import { providerUrlsFromEnv } from './integrations/messaging/registry'
 import { registerAllJobs } from './jobs/all-jobs'
+import { messagingJobOptionsFromEnv } from './modules/messaging/send-job'
 import { Worker } from './jobs/worker'
 import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
@@ -140,7 +141,7 @@ if (env.SEED_DEMO) {
 }
 
 // Jobs (docs/decisions/014): this instance runs them too unless JOBS_WORKER=false.
-registerAllJobs({ metaGraph })
+registerAllJobs({ metaGraph, messaging: messagingJobOptionsFromEnv(env) })
 const worker = env.JOBS_WORKER
   ? new Worker({
       database,

@@ -4,6 +4,7 @@ import { openDatabase } from './db/client'
 import { loadEnv } from './env'
 import { loggerOptions } from './http/logging'
 import { registerAllJobs } from './jobs/all-jobs'
+import { messagingJobOptionsFromEnv } from './modules/messaging/send-job'
 import { Worker } from './jobs/worker'
 import { loadSecretsKeys } from './secrets/keys'
 import { installSecretsKeys } from './secrets/secrets'
@@ -34,7 +35,7 @@ const database = await openDatabase({
 })
 // The server's logger settings (redaction, safe errors), without an HTTP server.
 const { log } = Fastify({ logger: loggerOptions(env.LOG_LEVEL, undefined, env.LOG_FORMAT) })
-registerAllJobs({ metaGraph })
+registerAllJobs({ metaGraph, messaging: messagingJobOptionsFromEnv(env) })
 const worker = new Worker({
   database,
   concurrency: env.JOBS_CONCURRENCY,

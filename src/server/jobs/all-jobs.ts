@@ -1,6 +1,7 @@
 import type { GraphConfig } from '../integrations/meta/graph'
 import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
+import { registerMessagingJobs, type MessagingJobOptions } from '../modules/messaging/send-job'
 import { registerMetaJobs } from '../modules/meta/meta-jobs'
 import { registerHandler } from './registry'
 import { schedule } from './schedule'
@@ -13,9 +14,15 @@ import { pruneFinished } from './store'
  */
 let registered = false
 
-export function registerAllJobs(options: { metaGraph: GraphConfig }): void {
+export function registerAllJobs(options: {
+  metaGraph: GraphConfig
+  /** Provider URLs, callback base URL and the per-hospital send rate (messagingJobOptionsFromEnv). */
+  messaging?: MessagingJobOptions | undefined
+}): void {
   // Meta lead fetches (webhook deliveries): in a worker-only process too.
   registerMetaJobs(options.metaGraph)
+  // Message sends and sandbox deliveries (issue 25; idempotent).
+  if (options.messaging) registerMessagingJobs(options.messaging)
   // CSV imports of leads (idempotent: buildApp registers it too).
   registerLeadImportJob()
   if (registered) return

@@ -261,7 +261,8 @@ export const createCommunicationInput = z
     if (Boolean(v.leadId) === Boolean(v.patientId)) {
       ctx.addIssue({ code: 'custom', path: ['leadId'], message: 'Give either leadId or patientId' })
     }
-    if (v.content === '') {
+    // A send may leave the text to its template (the template's body is sent).
+    if (v.content === '' && !(isMessageSend(v) && v.templateId)) {
       const message = isMessageSend(v) ? 'Please enter a message.' : 'Content is required'
       ctx.addIssue({ code: 'custom', path: ['content'], message })
     }

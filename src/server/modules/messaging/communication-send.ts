@@ -3,6 +3,7 @@ import { withTenant } from '../../db/tenant'
 import { toCommunication } from '../leads/leads.rows'
 import type { TenantOptions } from '../patients/patients.service'
 import { userNames } from '../leads/staff.service'
+import { hospitalProfile } from './rules'
 import { queueMessage } from './send.service'
 
 /**
@@ -15,6 +16,7 @@ export async function sendCommunication(
   },
 ): Promise<Communication> {
   const { values } = opts
+  const hospital = await hospitalProfile(opts.db, opts.hospitalId)
   const row = await withTenant(opts.db, opts, (tx) =>
     queueMessage(tx, {
       hospitalId: opts.hospitalId,
@@ -27,6 +29,7 @@ export async function sendCommunication(
       subject: values.subject,
       templateId: values.templateId,
       metadata: values.metadata,
+      hospital,
     }),
   )
   const names = await userNames(opts.db, opts.hospitalId, [row.createdByUserId])

@@ -2,7 +2,9 @@ import { and, eq, gt, sql } from 'drizzle-orm'
 import type { MessageChannel } from '../../../shared/messaging'
 import type { SkipReason } from '../../../shared/schemas/messaging-send'
 import { normalizeMobilePhone } from '../../../shared/phone'
-import type { Tx } from '../../db/client'
+import type { AppDb, Tx } from '../../db/client'
+import { withPlatform } from '../../db/tenant'
+import { DEFAULT_TIME_ZONE } from '../../../shared/dates'
 import { hospitals } from '../../db/schema/hospitals'
 import { communications, leads } from '../../db/schema/leads'
 import {
@@ -190,40 +192,68 @@ export function dltPattern(body: string): string {
 export const DLT_MISMATCH =
   'This SMS does not match its DLT-registered template: only the variable parts may change.'
 
+/** What a message needs of its hospital (a platform table: read as the platform). */
+export interface HospitalProfile {
+  name: string
+  timeZone: string
+}
+
+/** The hospital's name and time zone, read as the platform (app_user cannot read hospitals). */
+export async function hospitalProfile(db: AppDb, hospitalId: string): Promise<HospitalProfile> {
+  const [row] = await withPlatform(db, (tx) =>
+    tx
+      .select({ name: hospitals.name, timeZone: hospitals.timeZone })
+      .from(hospitals)
+      .where(eq(hospitals.id, hospitalId)),
+  )
+  return row ?? { name: '', timeZone: DEFAULT_TIME_ZONE }
+}
+
 export interface HospitalSending {
   providers: Record<MessageChannel, string>
   window: SendWindow
   hospitalName: string
 }
 
-/** The transaction's hospital: its providers per channel, day window and name. */
-export async function hospitalSending(tx: Tx, hospitalId: string): Promise<HospitalSending> {
-  const [row] = await tx
+/**
+ * In the hospital's tenant transaction: its providers per channel and its day window (in
+ * `profile`'s time zone; without a profile, India's, and the send job checks again with the
+ * hospital's own before sending).
+ */
+export async function hospitalSending(
+  tx: Tx,
+  profile: HospitalProfile | null | undefined,
+): Promise<HospitalSending> {
+  const [providers] = await tx
     .select({
-      name: hospitals.name,
-      timeZone: hospitals.timeZone,
       whatsapp: messagingConnections.whatsappProvider,
       sms: messagingConnections.smsProvider,
       email: messagingConnections.emailProvider,
+    })
+    .from(messagingConnections)
+  const window = await sendWindow(tx, profile?.timeZone ?? DEFAULT_TIME_ZONE)
+  return {
+    hospitalName: profile?.name ?? '',
+    providers: {
+      whatsapp: providers?.whatsapp ?? 'sandbox',
+      sms: providers?.sms ?? 'sandbox',
+      email: providers?.email ?? 'sandbox',
+    },
+    window,
+  }
+}
+
+/** The hospital's day window for promotional messages (Settings → Notifications). */
+export async function sendWindow(tx: Tx, timeZone: string): Promise<SendWindow> {
+  const [row] = await tx
+    .select({
       start: notificationSettings.quietHoursStart,
       end: notificationSettings.quietHoursEnd,
     })
-    .from(hospitals)
-    .leftJoin(messagingConnections, eq(messagingConnections.hospitalId, hospitals.id))
-    .leftJoin(notificationSettings, eq(notificationSettings.hospitalId, hospitals.id))
-    .where(eq(hospitals.id, hospitalId))
-  if (!row) throw notFound('Hospital')
+    .from(notificationSettings)
   return {
-    hospitalName: row.name,
-    providers: {
-      whatsapp: row.whatsapp ?? 'sandbox',
-      sms: row.sms ?? 'sandbox',
-      email: row.email ?? 'sandbox',
-    },
-    window: {
-      timeZone: row.timeZone,
-      start: row.start ?? DEFAULT_SEND_WINDOW.start,
-      end: row.end ?? DEFAULT_SEND_WINDOW.end,
-    },
+    timeZone,
+    start: row?.start ?? DEFAULT_SEND_WINDOW.start,
+    end: row?.end ?? DEFAULT_SEND_WINDOW.end,
   }
 }

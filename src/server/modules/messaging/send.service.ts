@@ -19,6 +19,7 @@ import {
   dltPattern,
   findContact,
   findTemplate,
+  type HospitalProfile,
   hospitalSending,
   lastInboundWhatsapp,
   OUTSIDE_WINDOW_MESSAGE,
@@ -45,6 +46,12 @@ export interface QueueMessageInput {
   templateId?: string | null | undefined
   batchId?: string | null | undefined
   reminderId?: string | null | undefined
+  /**
+   * The hospital's name and time zone (hospitalProfile, read before the tenant transaction).
+   * Without it quiet hours are reckoned in India's time and the send job checks them again in
+   * the hospital's own zone before sending.
+   */
+  hospital?: HospitalProfile | undefined
   /** Staff's own metadata (the server adds template and subject). */
   metadata?: Record<string, string | number | boolean> | undefined
 }
@@ -71,7 +78,7 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
   const { channel } = input
   const contact = await findContact(tx, input)
   const template = input.templateId ? await findTemplate(tx, input.templateId, channel) : null
-  const sending = await hospitalSending(tx, input.hospitalId)
+  const sending = await hospitalSending(tx, input.hospital)
   const raw = input.content.trim() || template?.body || ''
   if (!raw.trim()) {
     throw new AppError('VALIDATION', EMPTY_MESSAGE, [{ path: 'content', message: EMPTY_MESSAGE }])
