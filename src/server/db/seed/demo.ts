@@ -5,6 +5,7 @@ import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
+import { seedDemoMessaging } from './messaging'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -169,6 +170,9 @@ export async function seedDemo(
   const passwordHash = await (await auth.$context).password.hash(password)
   return db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${DEMO_SEED_LOCK_KEY.toString()}::bigint)`)
-    return completeDemo(tx as Tx, spec, passwordHash, new Date(), opts.onSeeding)
+    const now = new Date()
+    const changed = await completeDemo(tx as Tx, spec, passwordHash, now, opts.onSeeding)
+    // Messaging (issue 25): templates, notification settings, consents, reminders, messages.
+    return (await seedDemoMessaging(tx as Tx, demoHospitals, now)) || changed
   })
 }

@@ -1,4 +1,4 @@
-import { desc, eq } from 'drizzle-orm'
+import { and, desc, eq } from 'drizzle-orm'
 import type { SandboxOutbox } from '../../../shared/schemas/messaging-reminders'
 import type { AppDb } from '../../db/client'
 import { communications } from '../../db/schema/leads'
@@ -8,8 +8,9 @@ import { withTenant } from '../../db/tenant'
 export const SANDBOX_OUTBOX_LIMIT = 200
 
 /**
- * GET /api/sandbox-outbox: the hospital's messages that went to the sandbox (no provider set up)
- * with their rendered text, newest first. None of them reached a person.
+ * GET /api/sandbox-outbox: the hospital's outbound messages that went to the sandbox (no provider
+ * set up) with their rendered text, newest first. None of them reached a person. (Simulated
+ * inbound replies of the demo are sandbox rows too, but not outbox ones.)
  */
 export async function sandboxOutbox(opts: {
   db: AppDb
@@ -31,7 +32,7 @@ export async function sandboxOutbox(opts: {
         patientId: c.patientId,
       })
       .from(c)
-      .where(eq(c.sandbox, true))
+      .where(and(eq(c.sandbox, true), eq(c.direction, 'outbound')))
       .orderBy(desc(c.createdAt), desc(c.id))
       .limit(SANDBOX_OUTBOX_LIMIT),
   )
