@@ -109,6 +109,7 @@ describe('the message dialog rules', () => {
       leadId: 'L1',
       type: 'email',
       direction: 'outbound',
+      status: 'sent',
       content: 'x',
       metadata: {},
     })

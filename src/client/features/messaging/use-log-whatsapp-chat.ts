@@ -6,17 +6,16 @@ import { communicationsKey } from './api/keys'
 import type { Recipient } from './types'
 
 /**
- * A chat opened in the person's own WhatsApp leaves a record ('logged', not a send) on the
- * history, when the user may change leads or patients.
+ * A chat opened in the person's own WhatsApp leaves a record ('logged', not a send) on a lead's
+ * history, when the user may change leads (records are kept on leads only).
  */
 export function useLogWhatsAppChat(): (to: Recipient) => void {
   const canLeads = useCan('leads:write')
-  const canPatients = useCan('patients:write')
   const queryClient = useQueryClient()
   const record = useMutation({
     mutationFn: (to: Recipient) =>
       api.post('/api/communications', {
-        ...(to.kind === 'lead' ? { leadId: to.id } : { patientId: to.id }),
+        leadId: to.id,
         type: 'whatsapp',
         direction: 'outbound',
         content: 'Opened WhatsApp chat',
@@ -30,6 +29,6 @@ export function useLogWhatsAppChat(): (to: Recipient) => void {
     onError: () => toast.error('Error', 'The contact was not recorded.'),
   })
   return (to) => {
-    if (to.kind === 'lead' ? canLeads : canPatients) record.mutate(to)
+    if (to.kind === 'lead' && canLeads) record.mutate(to)
   }
 }

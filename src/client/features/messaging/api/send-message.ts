@@ -26,6 +26,9 @@ export function sendMessageBody(input: SendMessageInput): Record<string, unknown
     ...(input.to.kind === 'lead' ? { leadId: input.to.id } : { patientId: input.to.id }),
     type: input.type,
     direction: 'outbound',
+    // Spec §7: the dialog sends status 'sent'; any status but 'logged' makes the server queue a
+    // real send and decide the status itself.
+    status: 'sent',
     content: input.content,
     metadata,
     ...(subject ? { subject } : {}),

@@ -96,10 +96,13 @@ export function NotificationsPanel() {
   const query = useNotificationSettings()
   const canEdit = useCan('hospital:manage')
   return (
-    <div className="space-y-4">
+    <section aria-labelledby="notifications-title" className="space-y-4">
+      <h2 id="notifications-title" className="text-lg font-semibold">
+        Notifications
+      </h2>
       <Card>
         <CardHeader>
-          <CardTitle>Notifications</CardTitle>
+          <CardTitle>Notification settings</CardTitle>
         </CardHeader>
         <CardContent>
           {query.isPending ? (
@@ -120,6 +123,6 @@ export function NotificationsPanel() {
         </CardContent>
       </Card>
       <PendingRemindersCard />
-    </div>
+    </section>
   )
 }
