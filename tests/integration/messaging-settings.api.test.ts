@@ -4,6 +4,8 @@ import { messagingSettingsView, testSendResult } from '../../src/shared/schemas/
 import { configFromRow } from '../../src/server/modules/messaging-settings/connection.service'
 import { readMessagingConfig } from '../../src/server/modules/messaging-settings/connection.service'
 import { withTenant } from '../../src/server/db/tenant'
+import { type FakeMetaWhatsapp, startFakeMetaWhatsapp } from '../support/fakes/meta-whatsapp'
+import { type FakeSendGrid, startFakeSendGrid } from '../support/fakes/sendgrid'
 import { type FakeTwilio, startFakeTwilio } from '../support/fakes/twilio'
 import { expectError, issuePaths } from '../support/http'
 import { login } from '../support/login'
@@ -26,6 +28,15 @@ const SANDBOX_VIEW = { provider: 'sandbox', settings: {}, secrets: {}, sandbox: 
 
 let t: TestApp
 let twilio: FakeTwilio
+let sendgrid: FakeSendGrid
+let meta: FakeMetaWhatsapp
+const SG_KEY = 'SG.sendgrid-key-for-tests.0123456789'
+const META = {
+  id: '1098765430001',
+  token: 'EAAG-whatsapp-token-0123456789',
+  appSecret: 'wa-app-secret-0123456789',
+  wabaId: '5566778899',
+}
 let admin: string
 let receptionist: string
 let adminB: string
@@ -33,13 +44,22 @@ let hospitalA: string
 
 beforeAll(async () => {
   twilio = await startFakeTwilio({ [SID]: TOKEN })
+  sendgrid = await startFakeSendGrid([SG_KEY])
+  meta = await startFakeMetaWhatsapp({
+    [META.id]: {
+      token: META.token,
+      appSecret: META.appSecret,
+      wabaId: META.wabaId,
+      displayPhoneNumber: '+91 20 2550 1234',
+    },
+  })
   t = await createTestApp({
     baseURL: 'http://localhost',
     messagingProviders: {
       twilio: twilio.url,
       msg91: 'http://127.0.0.1:9',
-      sendgrid: 'http://127.0.0.1:9',
-      metaGraph: 'http://127.0.0.1:9',
+      sendgrid: sendgrid.url,
+      metaGraph: meta.url,
       metaGraphVersion: 'v23.0',
       sandboxDeliveryMs: 0,
     },
@@ -52,6 +72,8 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close()
   await twilio?.close()
+  await sendgrid?.close()
+  await meta?.close()
 })
 
 const put = (cookie: string, body: unknown) =>
@@ -265,6 +287,40 @@ describe('test send', () => {
     expect(await queryRows(t.db, sql`select count(*)::int as n from communications`)).toEqual(
       before,
     )
+  })
+
+  it('sends Test Email through SendGrid and Test WhatsApp through Meta (its hello_world template)', async () => {
+    await put(admin, {
+      email: {
+        provider: 'sendgrid',
+        settings: { fromEmail: 'desk@sanjeevani.demo', fromName: 'Sanjeevani' },
+        secrets: { apiKey: SG_KEY },
+      },
+      whatsapp: {
+        provider: 'meta',
+        settings: { phoneNumberId: META.id, businessAccountId: META.wabaId },
+        secrets: { accessToken: META.token, appSecret: META.appSecret },
+      },
+    })
+    const mail = await test(admin, { channel: 'email', to: 'Owner@Example.in' })
+    expect(mail.statusCode, mail.body).toBe(200)
+    expect(testSendResult.parse(mail.json())).toMatchObject({
+      ok: true,
+      provider: 'sendgrid',
+      sandbox: false,
+    })
+    expect(sendgrid.acceptedTo.get('owner@example.in')).toBe(1)
+    const wa = await test(admin, { channel: 'whatsapp', to: '+91 98765 43212' })
+    expect(wa.statusCode, wa.body).toBe(200)
+    expect(testSendResult.parse(wa.json())).toMatchObject({
+      ok: true,
+      provider: 'meta',
+      sandbox: false,
+    })
+    const sent = meta.messages.at(-1)
+    expect(sent?.to).toBe('919876543212')
+    expect(JSON.stringify(sent?.body)).toContain('hello_world')
+    await put(admin, { email: { provider: 'sandbox' }, whatsapp: { provider: 'sandbox' } })
   })
 
   it("shows the provider's refusal", async () => {

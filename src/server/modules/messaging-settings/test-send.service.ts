@@ -6,7 +6,7 @@ import type { AppDb } from '../../db/client'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { countHit } from '../../http/rate-limit-store'
-import type { OutboundMessage } from '../../integrations/messaging/provider'
+import type { OutboundMessage, SendResult } from '../../integrations/messaging/provider'
 import { type ProviderUrls, providerFor } from '../../integrations/messaging/registry'
 import { recordAudit } from '../audit/audit.service'
 import { readMessagingConfig } from './connection.service'
@@ -89,7 +89,14 @@ export async function testSend(opts: TestSendOptions): Promise<TestSendResult> {
     ...(opts.channel === 'email' ? { subject: 'Arogya CRM test email' } : {}),
     ...(provider.name === 'meta' ? { template: META_TEST_TEMPLATE } : {}),
   }
-  const result = await provider.send(message, AbortSignal.timeout(TEST_SEND_TIMEOUT_MS))
+  const result = await provider
+    .send(message, AbortSignal.timeout(TEST_SEND_TIMEOUT_MS))
+    .catch((): SendResult => ({
+      ok: false,
+      kind: 'temporary',
+      code: 'NO_ANSWER',
+      reason: `${provider.name} did not answer in time: check the settings and try again`,
+    }))
   const answer: TestSendResult = result.ok
     ? {
         ok: true,
