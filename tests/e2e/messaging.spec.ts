@@ -223,7 +223,8 @@ test('bulk send: the preview counts who is skipped and why, a bar fills, a summa
   await expect(dialog.getByText('Finished.')).toBeVisible()
   await expect(summary.getByText('Failed', { exact: true })).toBeVisible()
   await expect(summary).toContainText('2 skipped.')
-  await dialog.getByRole('button', { name: 'Close' }).click()
+  await dialog.getByRole('button', { name: 'Done' }).click()
+  await expect(dialog).toHaveCount(0)
 })
 
 test('an inbound SMS reply appears in the history and on the bell', async ({ page }) => {

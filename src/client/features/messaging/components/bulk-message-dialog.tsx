@@ -87,7 +87,7 @@ function BulkForm({ leadIds, onClose }: { leadIds: string[]; onClose: () => void
         <BatchProgress batchId={batchId} />
         <div className="flex justify-end">
           <Button variant="outline" onClick={onClose}>
-            Close
+            Done
           </Button>
         </div>
       </div>
