@@ -171,6 +171,8 @@ test('a patient is messaged from the card and the details show it', async ({ pag
   const details = page.getByRole('dialog', { name: `Patient Details: ${name}` })
   const item = entry(details, 'Your appointment is tomorrow')
   await expect(item.getByTestId('message-status')).toHaveText('Delivered', LIVE)
+  // Checked once the 'Message queued' toast has gone (axe would measure it mid-fade).
+  await expect(page.getByText('Message queued')).toHaveCount(0)
   await expectNoAxeViolations(page, 'the patient details with their history')
 })
 
