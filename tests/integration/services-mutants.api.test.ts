@@ -156,7 +156,7 @@ describe('patients', () => {
       userId: adminA,
       impersonatorUserId: null,
       id,
-      values: { name: 'Audited Patient Two', notes: 'n' },
+      values: { name: 'Audited Patient Two', address: 'n' },
     })
     expect(updated.name).toBe('Audited Patient Two')
     const got = await getPatient({ db: t.db, hospitalId: a, userId: adminA, id })
@@ -168,7 +168,7 @@ describe('patients', () => {
         action: 'patient.updated',
         entity_type: 'patient',
         entity_id: id,
-        summary: 'Updated name, notes of patient Audited Patient Two',
+        summary: 'Updated name, address of patient Audited Patient Two',
       },
     ])
   })
