@@ -33,6 +33,8 @@ const named = args.filter((a, i) => !a.startsWith('--') && (mutateAt === -1 || i
 
 if (args.includes('--list')) {
   for (const name of groupOrder) console.log(`${name.padEnd(16)} ${groups[name].description}`)
+  for (const name of Object.keys(groups).filter((n) => !groupOrder.includes(n)))
+    console.log(`${name.padEnd(16)} ${groups[name].description} (only when named)`)
   process.exit(0)
 }
 const unknown = named.filter((n) => !groups[n])

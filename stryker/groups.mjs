@@ -104,6 +104,23 @@ export const groups = {
       'tests/integration/*-mutants.api.test.ts',
     ],
   },
+  // A quick slice of `services` (not in groupOrder): the patient and lead look-ups and the
+  // staff checks, against the two files written for them. It misses what only the other API
+  // files kill; the services group is the measure, this one a check while writing tests.
+  'services-quick': {
+    description:
+      'services: patients, leads and staff look-ups against tenancy and services-mutants',
+    mutate: [
+      'src/server/modules/patients/patients.service.ts',
+      'src/server/modules/leads/leads.service.ts',
+      'src/server/modules/leads/staff.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/services-mutants.api.test.ts',
+      'tests/integration/tenancy.api.test.ts',
+    ],
+  },
 }
 
 /** The order `npm run test:mutation` runs them in. */

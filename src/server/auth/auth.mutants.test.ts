@@ -3,7 +3,13 @@ import { parseUserInput } from 'better-auth/db'
 import { describe, expect, it } from 'vitest'
 import type { AppDb } from '../db/client'
 import type { MailMessage } from '../integrations/email/mailer'
-import { createAuth, SUSPENDED_MESSAGE, type AuthOptions } from './auth'
+import {
+  type AuthOptions,
+  createAuth,
+  INACTIVE_MESSAGE,
+  SUSPENDED_MESSAGE,
+  trustedOriginsFor,
+} from './auth'
 import { CLIENT_IP_HEADER } from './client-ip'
 
 // better-auth as auth.ts configures it, read back from better-auth itself without a database
@@ -109,6 +115,11 @@ describe('limits, origins and addresses', () => {
     expect(perRequest(new Request('http://clinic.test:8080/api/auth/sign-out'))).toEqual([
       'http://clinic.test:8080',
     ])
+  })
+
+  it('trusts no origin for a request whose origin is opaque', () => {
+    expect(trustedOriginsFor(undefined, new Request('file:///etc/passwd'))).toEqual([])
+    expect(trustedOriginsFor(undefined, new Request('data:text/plain,x'))).toEqual([])
   })
 
   it("reads the client's address from our header only, never from X-Forwarded-For", () => {
@@ -239,6 +250,52 @@ describe('accounts', () => {
     const twoFactor = auth.options.plugins?.find((p) => p.id === 'two-factor') as
       { options?: { issuer?: string } } | undefined
     expect(twoFactor?.options?.issuer).toBe('Arogya CRM')
+  })
+})
+
+describe('a new session', () => {
+  /** createAuth's session hook with the users table answering `rows`. */
+  function hook(rows: { isActive: boolean; banned: boolean | null }[]) {
+    const db = {
+      select: () => ({ from: () => ({ where: () => Promise.resolve(rows) }) }),
+    } as unknown as AppDb
+    const { auth } = build({ db, session: { absoluteHours: 8, idleMinutes: 30 } })
+    const before = auth.options.databaseHooks?.session?.create?.before
+    if (!before) throw new Error('no session hook')
+    return (userId: string) =>
+      before(
+        {
+          id: 's',
+          userId,
+          token: 't',
+          expiresAt: new Date(Date.now() + 8 * 3_600_000),
+          createdAt: new Date(),
+          updatedAt: new Date(),
+        },
+        undefined as never,
+      )
+  }
+
+  it('is refused for a suspended account by our own check, with its message', async () => {
+    await expect(hook([{ isActive: true, banned: true }])('u')).rejects.toMatchObject({
+      statusCode: 403,
+      body: { code: 'BANNED_USER', message: SUSPENDED_MESSAGE },
+    })
+    await expect(hook([{ isActive: false, banned: false }])('u')).rejects.toMatchObject({
+      statusCode: 403,
+      body: { code: 'INACTIVE_USER', message: INACTIVE_MESSAGE },
+    })
+  })
+
+  it('starts with the idle deadline, also when the account row is not found', async () => {
+    for (const rows of [[{ isActive: true, banned: false }], []]) {
+      const started = Date.now()
+      const result = (await hook(rows)('u')) as { data: { expiresAt: Date; userId: string } }
+      expect(result.data.userId).toBe('u')
+      const idle = result.data.expiresAt.getTime() - started
+      expect(idle).toBeGreaterThanOrEqual(30 * 60_000 - 1_000)
+      expect(idle).toBeLessThanOrEqual(30 * 60_000 + 1_000)
+    }
   })
 })
 
