@@ -11,13 +11,16 @@
 // Parts: postgres, instances, compression, pglite, worker, leads (100,000 leads: the list with
 // each filter and /api/stats at 1 connection, a CSV import, signed webhook deliveries), jobs
 // (issue 24: B's 10 jobs behind A's 5,000, throughput, the claim at 100,000 due jobs; alone:
-// BENCH_PARTS=jobs npm run bench). Scratch data only: a database
+// BENCH_PARTS=jobs npm run bench), messaging (issue 25: a 10,000-recipient bulk SMS to the fake
+// Twilio: enqueue time, sends/s, enqueue -> sent p99, RSS, webhook ingestion; alone:
+// BENCH_PARTS=messaging npm run bench). Scratch data only: a database
 // created on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
 import { benchJobs, type JobsResult } from './bench/jobs'
 import { scenarios } from './bench/measure'
 import { benchLeadsPart, type LeadsResult } from './bench/leads'
+import { benchMessaging, type MessagingResult } from './bench/messaging'
 import { benchPglite, type PgliteResult } from './bench/pglite'
 import { benchPostgres, postgresAnswers, type PostgresResult } from './bench/postgres'
 import { leadsReport, machine, report, summaryLine, targets } from './bench/report'
@@ -69,6 +72,11 @@ async function main(): Promise<void> {
     console.log('\n== Jobs (issue 24) ==')
     jobs = await benchJobs(log, { postgres: await postgresAnswers() })
   }
+  let messaging: MessagingResult | null = null
+  if (config.parts('messaging')) {
+    console.log('\n== Messaging (issue 25): bulk send to the fake Twilio ==')
+    messaging = await benchMessaging(log)
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -82,7 +90,7 @@ async function main(): Promise<void> {
   for (const line of targets(pgRes, lite)) console.log(line)
   if (leads) for (const line of leadsReport(leads)) console.log(line)
   console.log('')
-  console.log(summaryLine(pgRes, lite, leads, jobs))
+  console.log(summaryLine(pgRes, lite, leads, jobs, messaging ? { messaging } : {}))
 }
 
 main().catch((error: unknown) => {

@@ -250,6 +250,8 @@ export function summaryLine(
   lite: PgliteResult | null,
   leads: LeadsResult | null = null,
   jobs: JobsResult | null = null,
+  /** Further parts' figures under their own key (messaging). */
+  extra: Record<string, unknown> = {},
 ): string {
   const round = (n: number | undefined, digits = 1) =>
     n === undefined || Number.isNaN(n) ? null : Number(n.toFixed(digits))
@@ -287,6 +289,7 @@ export function summaryLine(
     ...(jobs
       ? { jobs: { postgres: jobsSummary(jobs.postgres), pglite: jobsSummary(jobs.pglite) } }
       : {}),
+    ...extra,
   }
   return `BENCH-SUMMARY ${JSON.stringify(summary)}`
 }

@@ -8,7 +8,7 @@ import { startFakeTwilio, type FakeTwilio } from '../support/fakes/twilio'
 import { onPostgres, sleep, waitFor } from '../support/jobs'
 import { call, e164, uniqueMobile } from '../support/leads'
 import { login } from '../support/login'
-import { TWILIO_SID, TWILIO_TOKEN, useTwilioSms } from '../support/messaging-send'
+import { TWILIO_SID, TWILIO_TOKEN, configureTwilioSms } from '../support/messaging-send'
 import { killLeftovers, type Proc, run, tempDirs } from '../support/spawn-server'
 import {
   createTestApp,
@@ -85,7 +85,7 @@ describe.skipIf(!onPostgres)('bulk send survives kill -9 of the worker, exactly 
     databaseUrl = server.toString()
     const admin = await login(t.app, demoEmail('admin'))
     const h = await hospitalIdOf(t.db, 'sanjeevani')
-    await useTwilioSms(t.db, h)
+    await configureTwilioSms(t.db, h)
     const phones = Array.from({ length: RECIPIENTS }, () => e164(uniqueMobile(80_000)))
     const leads = await queryRows<{ id: string }>(
       t.db,

@@ -18,7 +18,7 @@ import {
   TWILIO_FROM,
   TWILIO_SID,
   TWILIO_TOKEN,
-  useTwilioSms,
+  configureTwilioSms,
 } from '../support/messaging-send'
 import {
   createTestApp,
@@ -99,7 +99,7 @@ const postsTo = (to: string) =>
 
 describe('the sandbox', () => {
   it('sends and reports delivered after SANDBOX_DELIVERY_MS', async () => {
-    await useTwilioSms(t.db, h, false)
+    await configureTwilioSms(t.db, h, false)
     const { id } = await queueSms()
     await start()
     const row = await settled(id, ['delivered'])
@@ -110,7 +110,7 @@ describe('the sandbox', () => {
 
 describe('through Twilio', () => {
   beforeAll(async () => {
-    await useTwilioSms(t.db, h)
+    await configureTwilioSms(t.db, h)
   })
 
   it('sends once with the status callback and records the SID', async () => {
@@ -204,7 +204,7 @@ describe('through Twilio', () => {
 
 describe('reconciling a message left sending (a worker died after handing it over)', () => {
   beforeAll(async () => {
-    await useTwilioSms(t.db, h)
+    await configureTwilioSms(t.db, h)
   })
 
   async function leftSending(content: string) {

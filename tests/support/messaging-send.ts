@@ -19,7 +19,7 @@ export const TWILIO_TOKEN = 'fake-twilio-auth-token'
 export const TWILIO_FROM = '+14155550100'
 
 /** Puts a hospital's SMS on Twilio (as Settings would store it), or back on the sandbox. */
-export async function useTwilioSms(db: AppDb, hospitalId: string, on = true): Promise<void> {
+export async function configureTwilioSms(db: AppDb, hospitalId: string, on = true): Promise<void> {
   const settings = { 'sms.accountSid': TWILIO_SID, 'sms.from': TWILIO_FROM }
   const secrets = {
     'sms.authToken': encryptSecret(TWILIO_TOKEN, secretContext(hospitalId, 'sms', 'authToken')),
