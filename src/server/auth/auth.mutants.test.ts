@@ -260,7 +260,9 @@ describe('a new session', () => {
       select: () => ({ from: () => ({ where: () => Promise.resolve(rows) }) }),
     } as unknown as AppDb
     const { auth } = build({ db, session: { absoluteHours: 8, idleMinutes: 30 } })
-    const before = auth.options.databaseHooks?.session?.create?.before
+    // better-auth calls it with the session and its endpoint context (typed with one argument).
+    const before = auth.options.databaseHooks?.session?.create?.before as
+      ((session: object, context: unknown) => Promise<unknown>) | undefined
     if (!before) throw new Error('no session hook')
     return (userId: string) =>
       before(
