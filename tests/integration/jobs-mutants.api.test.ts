@@ -104,6 +104,7 @@ describe('enqueue', () => {
   it('stores the payload ({} without one), run_at, and dedupe keys per hospital or platform', async () => {
     const name = uniqueName('stored')
     const bare = await add({ name, hospitalId: bed.a })
+    expect(bare.created).toBe(true)
     expect((await row(bare.id)).payload).toEqual({})
     expect((await row(bare.id)).dedupe_key).toBeNull()
     expect((await row(bare.id)).run_in_ms).toBeLessThan(1_000)
@@ -630,7 +631,7 @@ describe('ctx.withTenant and ctx.checkpoint', () => {
     const fake: ClaimedJob = {
       id: randomUUID(),
       name,
-      hospitalId: `${bed.a}x`,
+      hospitalId: `x${bed.a}`,
       payload: {},
       attempts: 1,
       maxAttempts: 1,
@@ -714,6 +715,38 @@ describe('ctx.withTenant and ctx.checkpoint', () => {
     expect(r.status).toBe('done')
     expect(r.checkpoint).toBeNull()
     expect((await getJob(bed.db, id, bed.a))?.checkpoint).toBeNull()
+  })
+
+  it('keeps the last checkpoint through a batch that sets none', async () => {
+    const name = uniqueName('checkpoint-kept')
+    const { id } = await add({ name, hospitalId: bed.a })
+    const job = await claimOne(name)
+    const ctx = fencedTenant({
+      db: bed.db,
+      job,
+      fence: { id, workerId: 'w-test', attempts: job.attempts },
+      leaseMs: 60_000,
+      onLost: () => undefined,
+    })
+    await ctx.withTenant((tx) => ctx.checkpoint(tx, { page: 1 }))
+    await ctx.withTenant(() => Promise.resolve())
+    expect((await row(id)).checkpoint).toEqual({ page: 1 })
+  })
+
+  it('does not renew again after a batch shorter than a third of the lease', async () => {
+    const name = uniqueName('short-batch')
+    const { id } = await add({ name, hospitalId: bed.a })
+    const job = await claimOne(name, 'w-test', 3_000)
+    const ctx = fencedTenant({
+      db: bed.db,
+      job,
+      fence: { id, workerId: 'w-test', attempts: job.attempts },
+      leaseMs: 3_000,
+      onLost: () => undefined,
+    })
+    // 800 ms < 1,000 ms: the lease still runs from the start of the batch.
+    await ctx.withTenant(() => sleep(800))
+    expect((await row(id)).lease_left_ms).toBeLessThan(2_600)
   })
 
   it('renews the lease again before COMMIT after a batch that took a third of it', async () => {
