@@ -3,7 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { Worker } from '../../src/server/jobs/worker'
 import { withTenant } from '../../src/server/db/tenant'
 import { sandboxProvider } from '../../src/server/integrations/sandbox/sandbox-provider'
-import { NOT_CONFIRMED, registerMessagingJobs } from '../../src/server/modules/messaging/send-job'
+import {
+  NOT_CONFIRMED,
+  NOT_SENT,
+  registerMessagingJobs,
+} from '../../src/server/modules/messaging/send-job'
+import { SEND_ATTEMPTS } from '../../src/server/modules/messaging/send.service'
 import { advanceStatus } from '../../src/server/modules/messaging/status'
 import { communication, type Lead } from '../../src/shared/schemas/leads'
 import { startFakeTwilio, type FakeTwilio } from '../support/fakes/twilio'
@@ -144,6 +149,46 @@ describe('through Twilio', () => {
     expect(Date.now() - queuedAt).toBeGreaterThanOrEqual(1_000)
     expect(postsTo(second.lead.phone)).toHaveLength(2)
     expect(fake.acceptedTo.get(second.lead.phone)).toBe(1)
+  })
+
+  it('a provider down for every attempt: failed as not sent, never left queued', async () => {
+    fake.behave({ status: 503, code: 20500, times: SEND_ATTEMPTS })
+    const { id, lead } = await queueSms()
+    await start()
+    const row = await settled(id, ['failed'])
+    expect(row).toMatchObject({ failure_code: '20500', failure_reason: NOT_SENT })
+    expect(postsTo(lead.phone)).toHaveLength(SEND_ATTEMPTS)
+    expect(fake.acceptedTo.get(lead.phone)).toBeUndefined()
+    expect((await sendJobsOf(t.db, id)).map((j) => j.status)).toEqual(['done'])
+  })
+
+  it('a worker that died during the last attempt: queued fails as not sent, sending as not confirmed', async () => {
+    const queued = await queueSms()
+    const sending = await queueSms()
+    await withTenant(t.db, { hospitalId: h, userId: null }, (tx) =>
+      tx.execute(sql`update communications set status = 'sending', status_changed_at = now()
+                     where id = ${sending.id}`),
+    )
+    // Both jobs as a dead worker leaves them: running, lease run out, no attempts left.
+    await t.db.execute(
+      sql`update jobs set status = 'running', attempts = max_attempts, locked_by = 'gone',
+                 locked_until = now() - interval '1 second'
+          where name = 'messaging.send' and payload->>'id' in (${queued.id}, ${sending.id})`,
+    )
+    await start()
+    expect(await settled(queued.id, ['failed'])).toMatchObject({
+      failure_code: 'not_sent',
+      failure_reason: NOT_SENT,
+    })
+    expect(await settled(sending.id, ['failed'])).toMatchObject({
+      failure_code: 'not_confirmed',
+      failure_reason: NOT_CONFIRMED,
+    })
+    expect(postsTo(queued.lead.phone)).toHaveLength(0)
+    expect(postsTo(sending.lead.phone)).toHaveLength(0)
+    for (const id of [queued.id, sending.id]) {
+      expect((await sendJobsOf(t.db, id)).map((j) => j.status)).toEqual(['dead'])
+    }
   })
 
   it('does not retry another 4xx: failed with the reason, one request', async () => {

@@ -7,6 +7,7 @@ import {
   type JobContext,
   type JobLog,
   handlerFor,
+  handlerOptions,
   PermanentJobError,
 } from './registry'
 import { type Fence, markDone, markFailed, renewLease, saveProgress } from './store'
@@ -39,18 +40,19 @@ export async function runAttempt(
     hospitalId: job.hospitalId,
   }
   const handler = handlerFor(job.name)
+  const lost = () => controller.abort(new Error('lease lost'))
   if (job.attempts > job.maxAttempts || !handler) {
     // A lease that ran out on the last attempt (the worker died), or a handler removed.
     const why = handler
       ? `no attempts left after attempt ${job.attempts - 1} was lost`
       : 'no handler'
+    if (handler) await settleDead(w, job, baseContext(w, job, fence, controller, lost), why)
     await markFailed(w.db, fence, why, null).catch((error: unknown) =>
       w.log.error({ ...about, error: errorText(error) }, 'jobs: cannot mark dead'),
     )
     w.log.warn(about, `job dead: ${why}`)
     return
   }
-  const lost = () => controller.abort(new Error('lease lost'))
   let latest: JobProgress | null = null
   let lastWrite = 0
   let renewing = false
@@ -74,16 +76,13 @@ export async function runAttempt(
     Math.max(10, Math.floor(w.leaseMs / 3)),
   )
   const ctx: JobContext = {
-    db: w.db,
-    signal: controller.signal,
-    log: w.log,
+    ...baseContext(w, job, fence, controller, lost),
     progress: async (done, total) => {
       latest = { done, total }
       if (Date.now() - lastWrite < w.progressMs && done < total) return
       lastWrite = Date.now()
       if (!(await saveProgress(w.db, fence, latest))) lost()
     },
-    ...fencedTenant({ db: w.db, job, fence, leaseMs: w.leaseMs, onLost: lost }),
   }
   try {
     let result: unknown
@@ -98,6 +97,7 @@ export async function runAttempt(
     const permanent = error instanceof PermanentJobError
     const retryInMs = permanent || job.attempts >= job.maxAttempts ? null : w.backoff(job.attempts)
     const text = errorText(error)
+    if (retryInMs === null) await settleDead(w, job, ctx, text)
     const stored = await markFailed(w.db, fence, text, retryInMs).catch((e: unknown) => {
       w.log.error({ ...about, error: errorText(e) }, 'jobs: cannot record a failure')
       return false
@@ -110,5 +110,38 @@ export async function runAttempt(
     } else {
       w.log.warn({ ...about, error: text }, 'job attempt ended after its lease was lost')
     }
+  }
+}
+
+/** A job's context without progress writes (the dead path has nothing to report). */
+function baseContext(
+  w: AttemptOptions,
+  job: ClaimedJob,
+  fence: Fence,
+  controller: AbortController,
+  lost: () => void,
+): JobContext {
+  return {
+    db: w.db,
+    signal: controller.signal,
+    log: w.log,
+    progress: async () => undefined,
+    ...fencedTenant({ db: w.db, job, fence, leaseMs: w.leaseMs, onLost: lost }),
+  }
+}
+
+/** The handler's onDead (registry.ts), once, before the job is marked dead; errors are logged. */
+async function settleDead(
+  w: AttemptOptions,
+  job: ClaimedJob,
+  ctx: JobContext,
+  why: string,
+): Promise<void> {
+  const onDead = handlerOptions(job.name).onDead
+  if (!onDead) return
+  try {
+    await onDead(job, ctx, why)
+  } catch (error) {
+    w.log.error({ jobId: job.id, job: job.name, error: errorText(error) }, 'jobs: onDead failed')
   }
 }

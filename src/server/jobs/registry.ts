@@ -56,6 +56,13 @@ export interface HandlerOptions {
   perHospitalRunning?: number
   /** At most this many of these jobs started per hospital in any 60 seconds. */
   perHospitalPerMinute?: number
+  /**
+   * Runs once when the job is about to go dead (its last attempt failed, or a worker died
+   * during it), while the lease is still this worker's, so ctx.withTenant works: the place to
+   * settle what the job left half done (a message left queued or sending). Its own failure is
+   * logged, not retried.
+   */
+  onDead?: (job: ClaimedJob, ctx: JobContext, why: string) => Promise<void>
 }
 
 /**

@@ -226,7 +226,13 @@ async function deliver(
       `The provider could not take the message now (${result.code}); retrying`,
     )
   }
-  const reason = result.kind === 'outside_window' ? OUTSIDE_WINDOW_MESSAGE : result.reason
+  // A temporary failure on the last attempt is final: its "will be retried" text is not.
+  const reason =
+    result.kind === 'outside_window'
+      ? OUTSIDE_WINDOW_MESSAGE
+      : result.kind === 'temporary'
+        ? NOT_SENT
+        : result.reason
   await ctx.withTenant(async (tx) => {
     await recordOutcome(tx, row, {
       status: 'failed',
@@ -255,11 +261,35 @@ async function sandboxDeliverJob(job: ClaimedJob, ctx: JobContext) {
   })
 }
 
+export const NOT_SENT = 'Could not be sent: the provider could not be reached after several tries'
+
+/**
+ * The send job ran out of attempts (its last one failed, or its worker died): a message it left
+ * queued was never accepted and fails as not sent; one left sending may have been accepted, so it
+ * fails as not confirmed, never resent. Either way no row stays queued or sending for ever.
+ */
+async function settleUnsent(job: ClaimedJob, ctx: JobContext): Promise<void> {
+  const { id } = payloadOf(job)
+  await ctx.withTenant(async (tx) => {
+    const state = await loadForSend(tx, id)
+    if (!state) return
+    const { row } = state
+    if (row.status !== 'queued' && row.status !== 'sending') return
+    const sending = row.status === 'sending'
+    await recordOutcome(tx, row, {
+      status: 'failed',
+      failureCode: sending ? 'not_confirmed' : 'not_sent',
+      failureReason: sending ? NOT_CONFIRMED : NOT_SENT,
+    })
+  })
+}
+
 /** Registers both jobs once per process (a second call is a no-op); returns their removal. */
 export function registerMessagingJobs(o: MessagingJobOptions): () => void {
   if (handlerFor(SEND_JOB)) return () => undefined
   const removeSend = registerHandler(SEND_JOB, (job, ctx) => sendJob(job, ctx, o), {
     perHospitalPerMinute: o.perHospitalPerMinute,
+    onDead: settleUnsent,
   })
   const removeDeliver = registerHandler(SANDBOX_DELIVER_JOB, sandboxDeliverJob)
   return () => {
