@@ -249,7 +249,11 @@ describe.each(setups)('redirect targets $name', (setup) => {
     const gets = [
       ...new Set(
         routes
-          .filter((r) => r.method === 'GET' && !r.url.includes('*'))
+          // The live-event stream answers a signed-in GET with a stream that stays open (it
+          // redirects nowhere; signed out it is a 401 like any API route).
+          .filter(
+            (r) => r.method === 'GET' && !r.url.includes('*') && r.url !== '/api/events/messages',
+          )
           .map((r) => r.url.replace(/:[A-Za-z]+/g, '00000000-0000-4000-8000-000000000000')),
       ),
     ]
