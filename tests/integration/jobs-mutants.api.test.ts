@@ -628,31 +628,34 @@ describe('ctx.withTenant and ctx.checkpoint', () => {
     expect(refusal).toBeInstanceOf(Error)
     expect((refusal as Error).message).toBe(`job ${name} is a platform job: no hospital`)
 
-    const fake: ClaimedJob = {
-      id: randomUUID(),
-      name,
-      hospitalId: `x${bed.a}`,
-      payload: {},
-      attempts: 1,
-      maxAttempts: 1,
-      runAt: new Date(),
-      checkpoint: null,
+    // An id with text before or after the UUID (the check is anchored at both ends).
+    for (const hospitalId of [`x${bed.a}`, `${bed.a}x`]) {
+      const fake: ClaimedJob = {
+        id: randomUUID(),
+        name,
+        hospitalId,
+        payload: {},
+        attempts: 1,
+        maxAttempts: 1,
+        runAt: new Date(),
+        checkpoint: null,
+      }
+      const ctx = fencedTenant({
+        db: bed.db,
+        job: fake,
+        fence: { id: fake.id, workerId: 'w', attempts: 1 },
+        leaseMs: 1_000,
+        onLost: () => undefined,
+      })
+      let ran = false
+      await expect(
+        ctx.withTenant(() => {
+          ran = true
+          return Promise.resolve()
+        }),
+      ).rejects.toThrow('withTenant: the hospital id is not a UUID')
+      expect(ran).toBe(false)
     }
-    const ctx = fencedTenant({
-      db: bed.db,
-      job: fake,
-      fence: { id: fake.id, workerId: 'w', attempts: 1 },
-      leaseMs: 1_000,
-      onLost: () => undefined,
-    })
-    let ran = false
-    await expect(
-      ctx.withTenant(() => {
-        ran = true
-        return Promise.resolve()
-      }),
-    ).rejects.toThrow('withTenant: the hospital id is not a UUID')
-    expect(ran).toBe(false)
   })
 
   it("runs as app_user in the job's hospital, and throws LeaseLostError for a taken job", async () => {

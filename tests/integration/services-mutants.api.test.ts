@@ -274,6 +274,11 @@ describe('leads', () => {
     expect(taken.code).toBe('CONFLICT')
     expect(taken.message).toBe(`${PHONE_TAKEN} (First Holder)`)
     expect(taken.issues).toEqual([{ path: 'phone', message: `${PHONE_TAKEN} (First Holder)` }])
+    // A phone no other lead has is taken as it is.
+    const fresh = `+91${uniqueMobile(96_000)}`
+    await expect(
+      updateLead({ db: t.db, hospitalId: a, userId: adminA, id: second, values: { phone: fresh } }),
+    ).resolves.toMatchObject({ id: second, phone: fresh })
     // Its own phone again is no conflict.
     await expect(
       updateLead({
