@@ -83,3 +83,6 @@ export function phoneNumber(
       return e164
     })
 }
+
+/** The body of a POST that takes none: nothing, or an empty JSON object. */
+export const noBody = z.strictObject({})

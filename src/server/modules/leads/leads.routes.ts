@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import { uuidParam } from '../../../shared/schemas/common'
+import { noBody, uuidParam } from '../../../shared/schemas/common'
 import {
   createCommunicationInput,
   createLeadInput,
@@ -26,7 +25,6 @@ import { leadStats } from './leads.stats'
 import { listStaff } from './staff.service'
 
 /** Actions without a body (convert, read) take nothing: an empty object at most. */
-const noBody = z.strictObject({})
 
 export function leadsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   const read = { config: requirePermission('leads:read') }

@@ -1,7 +1,6 @@
 import { and, eq, isNull } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
-import { uuidParam } from '../../../shared/schemas/common'
+import { noBody, uuidParam } from '../../../shared/schemas/common'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { communications } from '../../db/schema/leads'
@@ -11,8 +10,6 @@ import { notFound } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { recordAudit } from '../audit/audit.service'
 import type { TenantOptions } from '../patients/patients.service'
-
-const noBody = z.strictObject({})
 
 /**
  * POST /api/patients/:id/read: the patient's unread inbound messages are seen (the bell), as

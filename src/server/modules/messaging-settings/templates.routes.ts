@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { uuidParam } from '../../../shared/schemas/common'
+import { noBody, uuidParam } from '../../../shared/schemas/common'
 import {
   createTemplateInput,
   templateListQuery,
@@ -46,7 +46,8 @@ export function templatesRoutes(
     return reply.code(204).send()
   })
 
-  app.post('/api/message-templates/resync', manage, async (req) =>
-    resyncTemplates({ db, urls, ...actingMember(req) }),
-  )
+  app.post('/api/message-templates/resync', manage, async (req) => {
+    parse(noBody, req.body)
+    return resyncTemplates({ db, urls, ...actingMember(req) })
+  })
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { z } from 'zod'
+import { noBody } from '../../../shared/schemas/common'
 import { saveMetaConnectionInput } from '../../../shared/schemas/meta'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
@@ -8,8 +8,6 @@ import type { Mailer } from '../../integrations/email/mailer'
 import type { GraphConfig } from '../../integrations/meta/graph'
 import { getConnectionView, saveConnection } from './connection.service'
 import { syncLeads, testConnection } from './sync.service'
-
-const noBody = z.strictObject({})
 
 export const defaultGraphConfig: GraphConfig = {
   baseUrl: 'https://graph.facebook.com',
