@@ -6,12 +6,20 @@ import { schema } from '../client'
 /**
  * Platform tables: not keyed by hospital (users belong to one but sign in before any tenant is
  * known; the security log spans hospitals; the job queue is claimed across hospitals; meta_pages
- * routes a Meta page to its hospital before any tenant is known). Every
+ * routes a Meta page to its hospital before any tenant is known, and messaging_routes a WhatsApp
+ * phone number id, docs/decisions/025). Every
  * other table with a hospital_id is a tenant table and must be shaped for sharding by hospital
  * (Citus): hospital_id leads its primary key and every foreign key (ENGINEERING.md, "Data and
  * tenants").
  */
-const PLATFORM_TABLES = new Set(['users', 'hospitals', 'security_events', 'jobs', 'meta_pages'])
+const PLATFORM_TABLES = new Set([
+  'users',
+  'hospitals',
+  'security_events',
+  'jobs',
+  'meta_pages',
+  'messaging_routes',
+])
 
 const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable =>
   is(value, PgTable),
