@@ -3,6 +3,7 @@
 // database no longer runs on the thread that serves HTTP.
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction, types } from '@electric-sql/pglite'
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 
 export type Request =
@@ -45,7 +46,7 @@ const parsers = Object.fromEntries(
 const port = parentPort!
 const db = await PGlite.create({
   dataDir: (workerData as { dataDir: string }).dataDir,
-  extensions: { pg_trgm },
+  extensions: { pg_trgm, btree_gist },
 })
 const open = new Map<
   number,

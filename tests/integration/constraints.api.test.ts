@@ -50,6 +50,19 @@ import {
   notificationSettings,
   reminders,
 } from '../../src/server/db/schema/messaging'
+import { appointments, bookingHolds, services } from '../../src/server/db/schema/appointments'
+import {
+  invoiceCounters,
+  invoiceLines,
+  invoices,
+  payments,
+} from '../../src/server/db/schema/billing'
+import { invoiceKinds, invoiceStatuses, paymentMethods } from '../../src/shared/billing'
+import {
+  appointmentSources,
+  appointmentStatuses,
+  bookingCodeChannels,
+} from '../../src/shared/scheduling'
 import { createTestApp, hospitalIdOf, queryRows, type TestApp } from '../support/test-app'
 
 // Issue 30: invalid states are unrepresentable (migration 0015, docs/decisions/022). The
@@ -86,6 +99,12 @@ const lists: Record<string, { table: PgTable; values: readonly string[] }> = {
   reminders_type_check: { table: reminders, values: reminderTypes },
   reminders_status_check: { table: reminders, values: reminderStatuses },
   reminders_channel_check: { table: reminders, values: messageChannels },
+  appointments_status_check: { table: appointments, values: appointmentStatuses },
+  appointments_source_check: { table: appointments, values: appointmentSources },
+  booking_holds_channel_check: { table: bookingHolds, values: bookingCodeChannels },
+  invoices_status_check: { table: invoices, values: invoiceStatuses },
+  invoices_kind_check: { table: invoices, values: invoiceKinds },
+  payments_method_check: { table: payments, values: paymentMethods },
 }
 /** Constraints that are rules rather than lists. */
 const rules = [
@@ -95,6 +114,31 @@ const rules = [
   'communications_subject_check',
   'notification_settings_quiet_check',
   'reminders_subject_check',
+  'hospitals_slug_check',
+  'hospitals_gstin_check',
+  'hospitals_state_code_check',
+  'hospitals_upi_id_check',
+  'hospitals_invoice_prefix_check',
+  'services_name_check',
+  'services_price_check',
+  'services_gst_rate_check',
+  'services_duration_check',
+  'appointments_duration_check',
+  'appointments_ends_check',
+  'appointments_service_type_check',
+  'booking_holds_attempts_check',
+  'booking_holds_range_check',
+  'invoice_counters_year_check',
+  'invoices_amounts_check',
+  'invoices_due_check',
+  'invoices_cancel_check',
+  'invoices_year_check',
+  'invoice_lines_quantity_check',
+  'invoice_lines_price_check',
+  'invoice_lines_discount_check',
+  'invoice_lines_gst_rate_check',
+  'invoice_lines_name_check',
+  'payments_amount_check',
 ]
 const tables = [
   'users',
@@ -109,6 +153,13 @@ const tables = [
   'consent_records',
   'notification_settings',
   'reminders',
+  'services',
+  'appointments',
+  'booking_holds',
+  'invoice_counters',
+  'invoices',
+  'invoice_lines',
+  'payments',
 ]
 
 /** The quoted strings of a constraint's text: its list of allowed values. */
@@ -155,6 +206,13 @@ describe('the constraints', () => {
         communications,
         notificationSettings,
         reminders,
+        services,
+        appointments,
+        bookingHolds,
+        invoiceCounters,
+        invoices,
+        invoiceLines,
+        payments,
       ].some((table) => getTableConfig(table).checks.some((c) => c.name === name))
       expect(inSchema, `${name} in the drizzle schema`).toBe(true)
     }
@@ -277,9 +335,9 @@ async function openSubject(): Promise<Subject> {
   if (!serverUrl) {
     // An empty embedded database: openDatabase migrates it, so migrate by hand instead.
     const { PGlite } = await import('@electric-sql/pglite')
-    const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm')
+    const { embeddedExtensions } = await import('../../src/server/db/client')
     const { drizzle } = await import('drizzle-orm/pglite')
-    const client = await PGlite.create({ extensions: { pg_trgm } })
+    const client = await PGlite.create({ extensions: embeddedExtensions })
     return { db: drizzle(client) as unknown as AppDb, close: () => client.close() }
   }
   const suffix = `${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`

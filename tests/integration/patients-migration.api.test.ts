@@ -2,7 +2,6 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { sql } from 'drizzle-orm'
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres'
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator'
@@ -10,7 +9,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite'
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { AppDb } from '../../src/server/db/client'
+import { embeddedExtensions, type AppDb } from '../../src/server/db/client'
 import { formatPatientNumber, patientNumberPrefix } from '../../src/shared/schemas/patients'
 import { queryRows } from '../support/test-app'
 
@@ -45,7 +44,7 @@ interface Subject {
 
 async function openSubject(): Promise<Subject> {
   if (!serverUrl) {
-    const client = await PGlite.create({ extensions: { pg_trgm } })
+    const client = await PGlite.create({ extensions: embeddedExtensions })
     const db = drizzlePglite(client) as unknown as AppDb
     return {
       db,

@@ -45,7 +45,9 @@ describe('plan patient limit', () => {
     await queryRows(t.db, sql`update hospitals set max_patients = ${before} where id = ${hospital}`)
     const res = await add('Over Limit')
     expect(res.statusCode).toBe(409)
-    expect(res.json<{ message: string }>().message).toMatch(new RegExp(`plan allows up to ${before} patients`))
+    expect(res.json<{ message: string }>().message).toMatch(
+      new RegExp(`plan allows up to ${before} patients`),
+    )
     expect(await patientCount()).toBe(before)
   })
 

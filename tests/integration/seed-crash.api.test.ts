@@ -4,9 +4,9 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
+import { embeddedExtensions } from '../../src/server/db/client'
 import {
   demoHospitals,
   demoLogins,
@@ -169,7 +169,7 @@ async function environment(): Promise<{
     return {
       env,
       counts: async () => {
-        const db = await PGlite.create({ dataDir, extensions: { pg_trgm } })
+        const db = await PGlite.create({ dataDir, extensions: embeddedExtensions })
         try {
           return (await db.query<Counts>(COUNTS_SQL)).rows[0]!
         } finally {

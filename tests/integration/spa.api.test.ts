@@ -40,7 +40,12 @@ describe('serving the built client', () => {
   })
 
   it('serves the same index.html with 404 for paths the app has no page for (the client shows its 404 page)', async () => {
-    for (const url of ['/no-such-page', '/definitely/not/here', '/patients/extra', '/leads/extra']) {
+    for (const url of [
+      '/no-such-page',
+      '/definitely/not/here',
+      '/patients/extra',
+      '/leads/extra',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url })
       expect(res.statusCode, url).toBe(404)
       expect(res.headers['content-type']).toMatch(/text\/html/)

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core'
@@ -8,8 +9,10 @@ import pg from 'pg'
 import { beginEmbeddedInit } from './embedded-init'
 import { embeddedStartParams, compileWasmWithBaselineOnly } from './embedded-memory'
 import { applyMigrations } from './migrate'
+import * as appointments from './schema/appointments'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
+import * as billing from './schema/billing'
 import * as demoRequests from './schema/demo-requests'
 import * as hospitals from './schema/hospitals'
 import * as jobs from './schema/jobs'
@@ -19,6 +22,9 @@ import * as meta from './schema/meta'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
+
+/** The extensions every embedded database opens with (the migrations create them). */
+export const embeddedExtensions = { pg_trgm, btree_gist }
 
 export const schema = {
   ...hospitals,
@@ -32,6 +38,8 @@ export const schema = {
   ...jobs,
   ...messaging,
   ...meta,
+  ...appointments,
+  ...billing,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
@@ -128,7 +136,7 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
   compileWasmWithBaselineOnly()
   const client = await PGlite.create({
     dataDir: options.dataDir,
-    extensions: { pg_trgm },
+    extensions: embeddedExtensions,
     startParams: embeddedStartParams(),
     ...(options.restoreFrom ? { loadDataDir: new Blob([Buffer.from(options.restoreFrom)]) } : {}),
   })

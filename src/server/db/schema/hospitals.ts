@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { check, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  check,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core'
+import { defaultWorkingHours, type WorkingHours } from '../../../shared/scheduling'
 
 export const hospitalTypes = ['general', 'specialty', 'clinic', 'diagnostic_center'] as const
 export const subscriptionStatuses = ['active', 'trial', 'cancelled', 'past_due'] as const
@@ -33,11 +43,41 @@ export const hospitals = pgTable(
       .default('active'),
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
     timeZone: text('time_zone').notNull().default('Asia/Kolkata'),
+    /**
+     * Issue 26 (drizzle/0017): the public booking page's /book/<slug>, and the invoice prefix
+     * (SMH/2026-27/000123); both set from the name by a BEFORE INSERT trigger when not given.
+     */
+    slug: text('slug'),
+    invoicePrefix: text('invoice_prefix'),
+    /** GSTIN, shown on a Tax Invoice. */
+    gstin: text('gstin'),
+    /** GST state code ('27' Maharashtra): CGST + SGST within it, IGST across states. */
+    stateCode: text('state_code'),
+    /** The UPI id (VPA) an invoice's QR code pays. */
+    upiId: text('upi_id'),
+    workingHours: jsonb('working_hours')
+      .$type<WorkingHours>()
+      .notNull()
+      .default(defaultWorkingHours),
+    /** Minutes before an appointment that reminders go. */
+    reminderOffsets: integer('reminder_offsets')
+      .array()
+      .notNull()
+      .default(sql`'{1440,120}'`),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   // planIds (shared/plans.ts) and the lists above (migration 0015; constraints.api.test.ts).
-  () => [
+  (t) => [
+    uniqueIndex('hospitals_slug_idx').on(t.slug),
+    check('hospitals_slug_check', sql`slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$' and length(slug) <= 60`),
+    check('hospitals_gstin_check', sql`gstin ~ '^[0-9]{2}[A-Z]{5}[0-9]{4}[A-Z][1-9A-Z]Z[0-9A-Z]$'`),
+    check('hospitals_state_code_check', sql`state_code ~ '^[0-9]{2}$'`),
+    check(
+      'hospitals_upi_id_check',
+      sql`upi_id ~ '^[a-zA-Z0-9._-]{2,64}@[a-zA-Z][a-zA-Z0-9]{1,63}$'`,
+    ),
+    check('hospitals_invoice_prefix_check', sql`invoice_prefix ~ '^[A-Z0-9]{1,10}$'`),
     check(
       'hospitals_plan_check',
       sql`plan in ('starter', 'professional', 'enterprise', 'hospital_enterprise', 'custom_enterprise')`,

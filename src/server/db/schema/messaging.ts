@@ -25,6 +25,7 @@ import {
   templateCategories,
   whatsappProviders,
 } from '../../../shared/messaging'
+import { appointments } from './appointments'
 import { hospitals } from './hospitals'
 import { leads } from './leads'
 import { patients } from './patients'
@@ -255,10 +256,20 @@ export const reminders = pgTable(
     dueAt: timestamp('due_at', { withTimezone: true }).notNull().defaultNow(),
     /** The message that carried it, once sent. */
     communicationId: uuid('communication_id'),
+    /** An appointment reminder's appointment and minutes before it (issue 26, drizzle/0017). */
+    appointmentId: uuid('appointment_id'),
+    offsetMinutes: integer('offset_minutes'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.id] }),
+    foreignKey({
+      columns: [t.hospitalId, t.appointmentId],
+      foreignColumns: [appointments.hospitalId, appointments.id],
+    }).onDelete('cascade'),
+    uniqueIndex('reminders_appointment_offset_idx')
+      .on(t.hospitalId, t.appointmentId, t.offsetMinutes, t.channel)
+      .where(sql`appointment_id is not null`),
     foreignKey({
       columns: [t.hospitalId, t.leadId],
       foreignColumns: [leads.hospitalId, leads.id],

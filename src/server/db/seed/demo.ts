@@ -5,6 +5,7 @@ import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
+import { seedDemoClinic } from './clinic'
 import { seedDemoMessaging } from './messaging'
 import { createRng, generatePatients } from './patients'
 
@@ -173,6 +174,9 @@ export async function seedDemo(
     const now = new Date()
     const changed = await completeDemo(tx as Tx, spec, passwordHash, now, opts.onSeeding)
     // Messaging (issue 25): templates, notification settings, consents, reminders, messages.
-    return (await seedDemoMessaging(tx as Tx, demoHospitals, now)) || changed
+    const messaging = await seedDemoMessaging(tx as Tx, demoHospitals, now)
+    // Issue 26: GST details, UPI ids, service catalogues, the booking page.
+    const clinic = await seedDemoClinic(tx as Tx, demoHospitals)
+    return messaging || clinic || changed
   })
 }
