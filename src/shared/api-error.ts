@@ -14,6 +14,10 @@ export const errorCodes = {
   OPTED_OUT: 409,
   /** Messaging: WhatsApp free-form text outside the 24-hour window; only an approved template. */
   OUTSIDE_WINDOW: 409,
+  /** Appointments: the doctor already has an overlapping active appointment (issue 26). */
+  APPOINTMENT_CLASH: 409,
+  /** A status change the state machine forbids (appointments, invoices; issue 26). */
+  INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
