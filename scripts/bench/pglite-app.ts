@@ -5,6 +5,7 @@
 // The app comes from the checkout at root (default this one), so the benched code is used.
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { drizzle } from 'drizzle-orm/pglite'
@@ -25,7 +26,7 @@ const { buildApp } = (await from('src/server/app.ts')) as { buildApp: typeof Bui
 const { schema } = (await from('src/server/db/client.ts')) as { schema: typeof Schema }
 const client =
   mode === 'inline'
-    ? await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gist } })
+    ? await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gist, btree_gin } })
     : await WorkerPGlite.open(dataDir)
 const db = drizzle(client as PGlite, { schema }) as unknown as AppDb
 await migrate(db as never, { migrationsFolder: resolve(root, 'drizzle') })

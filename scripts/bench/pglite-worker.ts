@@ -3,6 +3,7 @@
 // database no longer runs on the thread that serves HTTP.
 import { parentPort, workerData } from 'node:worker_threads'
 import { PGlite, type Transaction, types } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 
@@ -46,7 +47,7 @@ const parsers = Object.fromEntries(
 const port = parentPort!
 const db = await PGlite.create({
   dataDir: (workerData as { dataDir: string }).dataDir,
-  extensions: { pg_trgm, btree_gist },
+  extensions: { pg_trgm, btree_gist, btree_gin },
 })
 const open = new Map<
   number,

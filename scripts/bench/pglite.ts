@@ -4,6 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { BENCH_HOSPITAL_EMAIL, config } from './config'
@@ -37,7 +38,7 @@ export async function benchPglite(
     )
 
     const t0 = performance.now()
-    const db = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gist } })
+    const db = await PGlite.create({ dataDir, extensions: { pg_trgm, btree_gist, btree_gin } })
     let total: number
     try {
       total = await insertPatients(db, await hospitalIdByEmail(db, BENCH_HOSPITAL_EMAIL), rows)

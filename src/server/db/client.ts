@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite'
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin'
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import type { ExtractTablesWithRelations } from 'drizzle-orm'
@@ -24,7 +25,7 @@ import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
 
 /** The extensions every embedded database opens with (the migrations create them). */
-export const embeddedExtensions = { pg_trgm, btree_gist }
+export const embeddedExtensions = { pg_trgm, btree_gist, btree_gin }
 
 export const schema = {
   ...hospitals,
