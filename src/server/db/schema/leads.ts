@@ -170,6 +170,12 @@ export const communications = pgTable(
     /** Held until then (quiet hours for promotional messages). */
     sendAfter: timestamp('send_after', { withTimezone: true }),
     statusChangedAt: timestamp('status_changed_at', { withTimezone: true }),
+    /**
+     * A booking page's one-time code goes to a visitor who is neither a lead nor a patient yet:
+     * the booking hold it was sent for (drizzle/0019_booking_codes.sql; the foreign key to
+     * booking_holds, ON DELETE CASCADE, is in the migration).
+     */
+    bookingHoldId: uuid('booking_hold_id'),
   },
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.id] }),
@@ -192,6 +198,9 @@ export const communications = pgTable(
     index('communications_hospital_inbound_idx')
       .on(t.hospitalId, t.type, t.contactAddress, t.createdAt.desc())
       .where(sql`direction = 'inbound' and contact_address is not null`),
+    index('communications_hospital_booking_hold_idx')
+      .on(t.hospitalId, t.bookingHoldId)
+      .where(sql`booking_hold_id is not null`),
     index('communications_hospital_batch_idx')
       .on(t.hospitalId, t.batchId)
       .where(sql`batch_id is not null`),
@@ -208,7 +217,10 @@ export const communications = pgTable(
       'communications_status_check',
       sql`status in ('queued', 'sending', 'sent', 'delivered', 'read', 'failed', 'received', 'logged')`,
     ),
-    check('communications_subject_check', sql`lead_id is not null or patient_id is not null`),
+    check(
+      'communications_subject_check',
+      sql`lead_id is not null or patient_id is not null or booking_hold_id is not null`,
+    ),
     check(
       'communications_provider_check',
       sql`provider in ('sandbox', 'meta', 'twilio', 'msg91', 'smtp', 'sendgrid')`,

@@ -18,6 +18,7 @@ import {
   DLT_MISMATCH,
   dltPattern,
   findContact,
+  type Contact,
   findTemplate,
   type HospitalProfile,
   hospitalSending,
@@ -47,6 +48,13 @@ export interface QueueMessageInput {
   batchId?: string | null | undefined
   reminderId?: string | null | undefined
   /**
+   * A transactional message (a booking page's one-time code) to someone who is neither a lead
+   * nor a patient yet: the name and address to use instead of leadId/patientId, and the booking
+   * hold it is for. Such a message is never held for quiet hours and needs no WhatsApp window on
+   * the sandbox, but opt-outs still apply.
+   */
+  to?: TransactionalRecipient | undefined
+  /**
    * The hospital's name and time zone (hospitalProfile, read before the tenant transaction).
    * Without it quiet hours are reckoned in India's time and the send job checks them again in
    * the hospital's own zone before sending.
@@ -54,6 +62,26 @@ export interface QueueMessageInput {
   hospital?: HospitalProfile | undefined
   /** Staff's own metadata (the server adds template and subject). */
   metadata?: Record<string, string | number | boolean> | undefined
+}
+
+export interface TransactionalRecipient {
+  name: string
+  /** E.164 phone (WhatsApp, SMS) or email. */
+  address: string
+  bookingHoldId: string
+}
+
+/** The contact of a transactional message: its own name and address, no lead or patient. */
+function recipientContact(to: TransactionalRecipient, channel: MessageChannel): Contact {
+  const address = to.address.trim()
+  return {
+    leadId: null,
+    patientId: null,
+    leadStatus: null,
+    name: to.name,
+    phone: channel === 'email' ? null : address,
+    email: channel === 'email' ? address : null,
+  }
 }
 
 /** The values a message's {placeholders} are filled with. */
@@ -76,7 +104,7 @@ export const templateLabel = (template: TemplateRow | null): string =>
  */
 export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<CommunicationRow> {
   const { channel } = input
-  const contact = await findContact(tx, input)
+  const contact = input.to ? recipientContact(input.to, channel) : await findContact(tx, input)
   const template = input.templateId ? await findTemplate(tx, input.templateId, channel) : null
   const sending = await hospitalSending(tx, input.hospital)
   const raw = input.content.trim() || template?.body || ''
@@ -90,11 +118,12 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
   if ((await optedOut(tx, channel, [address])).has(address)) {
     throw new AppError('OPTED_OUT', optedOutMessage(channel))
   }
-  if (channel === 'whatsapp' && !opensConversation(template)) {
+  const provider = sending.providers[channel]
+  const transactionalSandbox = Boolean(input.to) && provider === 'sandbox'
+  if (channel === 'whatsapp' && !opensConversation(template) && !transactionalSandbox) {
     const inbound = await lastInboundWhatsapp(tx, [address])
     if (!inbound.has(address)) throw new AppError('OUTSIDE_WINDOW', OUTSIDE_WINDOW_MESSAGE)
   }
-  const provider = sending.providers[channel]
   if (
     channel === 'sms' &&
     provider === 'msg91' &&
@@ -103,9 +132,10 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
   ) {
     throw new AppError('VALIDATION', DLT_MISMATCH, [{ path: 'content', message: DLT_MISMATCH }])
   }
-  const sendAfter = heldByQuietHours(channel, template?.category)
-    ? nextOpening(new Date(), sending.window)
-    : null
+  const sendAfter =
+    !input.to && heldByQuietHours(channel, template?.category)
+      ? nextOpening(new Date(), sending.window)
+      : null
   const subject =
     channel === 'email'
       ? input.subject?.trim() || template?.subject || `Message from ${sending.hospitalName}`
@@ -134,6 +164,7 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
     batchId: input.batchId ?? null,
     sendAfter,
     statusChangedAt: new Date(),
+    bookingHoldId: input.to?.bookingHoldId ?? null,
   })
   await enqueue(tx, {
     name: SEND_JOB,
@@ -155,8 +186,7 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
     actorUserId: input.userId,
     impersonatorUserId: input.impersonatorUserId,
     action: 'message.queued',
-    entityType: contact.leadId && !contact.patientId ? 'lead' : 'patient',
-    entityId: contact.leadId && !contact.patientId ? contact.leadId : contact.patientId,
+    ...auditSubject(contact, input.to),
     summary: `Queued a ${channelLabels[channel]} message to ${contact.name}${sendAfter ? ' (held for quiet hours)' : ''}`,
   })
   await notifyMessage(tx, {
@@ -169,4 +199,12 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
     direction: 'outbound',
   })
   return row
+}
+
+/** What a queued message's audit row is about: the booking hold, the lead or the patient. */
+function auditSubject(contact: Contact, to: TransactionalRecipient | undefined) {
+  if (to) return { entityType: 'booking_hold', entityId: to.bookingHoldId }
+  return contact.leadId && !contact.patientId
+    ? { entityType: 'lead', entityId: contact.leadId }
+    : { entityType: 'patient', entityId: contact.patientId }
 }
