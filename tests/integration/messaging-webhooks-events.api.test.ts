@@ -9,6 +9,7 @@ import {
   configureMessaging,
   outboundMessage,
   postTwilio,
+  twilioConnection,
   twilioSid,
 } from '../support/messaging-webhooks'
 import {
@@ -32,11 +33,7 @@ let cookieB: string
 let base: string
 const TOKEN_A = 'twilio-token-events-a'
 const TOKEN_B = 'twilio-token-events-b'
-const twilio = (token: string) => ({
-  provider: 'twilio',
-  settings: { accountSid: `AC${'2'.repeat(32)}`, from: '+14155550111' },
-  secrets: { authToken: token },
-})
+const twilio = (token: string) => twilioConnection(token, '2', '+14155550111')
 
 beforeAll(async () => {
   t = await createTestApp()

@@ -7,6 +7,7 @@ import {
   configureMessaging,
   consentsOf,
   postTwilio,
+  twilioConnection,
   twilioSid,
 } from '../support/messaging-webhooks'
 import {
@@ -26,11 +27,7 @@ let hospitalA: string
 let cookieA: string
 const TOKEN_A = 'twilio-auth-token-of-hospital-a'
 const TOKEN_B = 'twilio-auth-token-of-hospital-b'
-const twilio = (token: string) => ({
-  provider: 'twilio',
-  settings: { accountSid: `AC${'1'.repeat(32)}`, from: '+14155550100' },
-  secrets: { authToken: token },
-})
+const twilio = (token: string) => twilioConnection(token)
 
 beforeAll(async () => {
   t = await createTestApp()

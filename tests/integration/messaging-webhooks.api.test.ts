@@ -18,6 +18,7 @@ import {
   messageRow,
   outboundMessage,
   postTwilio,
+  twilioConnection,
   twilioSid,
 } from '../support/messaging-webhooks'
 import {
@@ -38,11 +39,7 @@ let hospitalB: string
 let cookieA: string
 const TOKEN_A = 'twilio-auth-token-of-hospital-a'
 const TOKEN_B = 'twilio-auth-token-of-hospital-b'
-const twilio = (token: string) => ({
-  provider: 'twilio',
-  settings: { accountSid: `AC${'1'.repeat(32)}`, from: '+14155550100' },
-  secrets: { authToken: token },
-})
+const twilio = (token: string) => twilioConnection(token)
 
 beforeAll(async () => {
   t = await createTestApp()

@@ -24,6 +24,20 @@ export interface ChannelSetup {
  * flat as '<channel>.<field>', secrets encrypted) and routes its Meta phone number id, then
  * drops the webhooks' cached copy.
  */
+/**
+ * A Twilio connection for configureMessaging: an account SID of one repeated digit (so
+ * suites' accounts differ), a sender, and the auth token that signs its webhooks.
+ */
+export const twilioConnection = (
+  authToken: string,
+  sidDigit = '1',
+  from = '+14155550100',
+): ChannelSetup => ({
+  provider: 'twilio',
+  settings: { accountSid: `AC${sidDigit.repeat(32)}`, from },
+  secrets: { authToken },
+})
+
 export async function configureMessaging(
   db: AppDb,
   hospitalId: string,
