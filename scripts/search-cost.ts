@@ -4,7 +4,9 @@
 //   npx tsx scripts/search-cost.ts measure   # p50/p99 per case, and each case's plan
 //
 // SEARCH_COST_URL names the scratch database (dropped and created again by `seed`),
-// SEARCH_COST_PATIENTS the benched hospital's size, SEARCH_COST_ROUNDS the queries per client.
+// SEARCH_COST_PATIENTS the benched hospital's size, SEARCH_COST_ROUNDS the queries per client,
+// SEARCH_COST_CASES=phone only the phone cases (issue 26's substring search), or any text a
+// case's name contains.
 // The SQL is what listPatients issues, captured through a logging Drizzle, then replayed
 // inside the same tenant transaction withTenant opens (role app_user, app.hospital_id).
 // For "before" figures, run this file from an export of an older commit
@@ -110,6 +112,34 @@ const cases: Case[] = [
   { name: "search phone '98765'", options: { search: '98765' } },
 ]
 
+/**
+ * Issue 26's phone-substring cases, from the benched hospital's own phones: its commonest
+ * 4-digit run that is not the start of a number (about 1% of the hospital: the hardest size,
+ * where walking the list and fetching the matches cost about the same), the last 4 digits of
+ * one patient's mobile (what a front desk types), and a 3-digit run while typing.
+ */
+async function phoneCases(pool: pg.Pool, hospitalId: string): Promise<Case[]> {
+  const common = await pool.query<{ run: string; n: string }>(
+    `select run, count(distinct id) as n
+       from (select id, substr(regexp_replace(phone, '\\D', '', 'g'), i, 4) as run
+               from patients, generate_series(2, 9) as i where hospital_id = $1) runs
+      where length(run) = 4 group by run order by n desc, run limit 1`,
+    [hospitalId],
+  )
+  const last = await pool.query<{ run: string }>(
+    `select right(phone, 4) as run from patients where hospital_id = $1
+      order by created_at, id limit 1`,
+    [hospitalId],
+  )
+  const run = common.rows[0]?.run ?? '1942'
+  const lastFour = last.rows[0]?.run ?? '3210'
+  return [
+    { name: `search phone run '${run}' (common)`, options: { search: run } },
+    { name: `search phone last 4 '${lastFour}'`, options: { search: lastFour } },
+    { name: `search phone '${run.slice(0, 3)}' (typing)`, options: { search: run.slice(0, 3) } },
+  ]
+}
+
 type Captured = { text: string; params: unknown[] }[]
 
 async function capture(
@@ -188,7 +218,11 @@ async function measure(): Promise<void> {
   console.log(`# ${cpus().length} cpus, ${CLIENTS} clients x ${rounds} rounds, ${url}`)
   console.log(`# patients policy: ${policy.rows[0]?.qual ?? '?'}`)
   const plans: string[] = []
-  for (const c of cases) {
+  const only = process.env.SEARCH_COST_CASES
+  const all = [...cases, ...(await phoneCases(pool, hospitalId))].filter(
+    (c) => !only || (only === 'phone' ? c.name.includes('phone') : c.name.includes(only)),
+  )
+  for (const c of all) {
     const statements = await capture(pool, hospitalId, c.options)
     const client = await pool.connect()
     try {

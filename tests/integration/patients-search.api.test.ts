@@ -43,7 +43,8 @@ async function search(text: string): Promise<Patient[]> {
 /**
  * What a search matches (docs/decisions/011), any letter case: a prefix of the name from any
  * of its first four words, of the email or of the patient number; for phone-like text, a
- * prefix of the number's digits or of the phone's digits, with or without the country code.
+ * prefix of the number's digits or of the phone's digits, with or without the country code,
+ * and (issue 26) 3 or more digits anywhere in the phone's digits.
  */
 function matches(x: Patient, text: string): boolean {
   const needle = text.trim().replace(/\s+/g, ' ').toLowerCase()
@@ -59,6 +60,7 @@ function matches(x: Patient, text: string): boolean {
     x.patientNumber.startsWith(needle.toUpperCase()) ||
     (phoneLike &&
       ((x.patientNumber.split('-').at(-1) ?? '').startsWith(digits) ||
+        (digits.length >= 3 && phoneDigits.includes(digits)) ||
         phoneDigits.startsWith(national) ||
         phoneDigits.startsWith(`91${national}`)))
   )
@@ -207,7 +209,7 @@ describe('search', () => {
     expect(found.map((x) => x.id)).toEqual(all.filter((x) => matches(x, inside)).map((x) => x.id))
   })
 
-  it('matches a phone by its first digits, including the ways people type it', async () => {
+  it('matches a phone by its first digits or any run of 3+, including the ways people type it', async () => {
     const national = p.phone.slice(3)
     const typed = [
       p.phone,
@@ -230,13 +232,16 @@ describe('search', () => {
         text,
       ).toEqual(all.filter((x) => matches(x, text)).map((x) => x.id))
     }
-    // Digits from the middle or the end of the number are not a prefix.
-    for (const text of [national.slice(-5), national.slice(2, 8)]) {
-      expect(
-        (await search(text)).map((x) => x.id),
-        text,
-      ).toEqual(all.filter((x) => matches(x, text)).map((x) => x.id))
+    // Digits from the middle or the end of the number match too (issue 26); two do not.
+    for (const text of [national.slice(-5), national.slice(2, 8), national.slice(-4)]) {
+      const found = (await search(text)).map((x) => x.id)
+      expect(found, text).toContain(p.id)
+      expect(found, text).toEqual(all.filter((x) => matches(x, text)).map((x) => x.id))
     }
+    const two = national.slice(-2)
+    expect((await search(two)).map((x) => x.id)).toEqual(
+      all.filter((x) => matches(x, two)).map((x) => x.id),
+    )
   })
 
   it('finds nothing for text no patient has, and treats LIKE wildcards literally', async () => {

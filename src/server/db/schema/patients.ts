@@ -101,6 +101,11 @@ export const patients = pgTable(
     ).map(([name, column]) =>
       index(`patients_hospital_${name}_prefix_idx`).on(t.hospitalId, column.op('text_pattern_ops')),
     ),
+    // Any run of 3+ digits anywhere in the phone (issue 26, drizzle/0018): trigrams inside the
+    // hospital's range (btree_gin), written at once (no pending list for searches to scan).
+    index('patients_hospital_phone_digits_trgm_idx')
+      .using('gin', t.hospitalId, t.phoneDigits.op('gin_trgm_ops'))
+      .with({ fastupdate: false }),
     // genders (shared/schemas/patients.ts) and the ABHA number as the API stores it,
     // 12-3456-7890-1234 (migration 0015; constraints.api.test.ts).
     check('patients_gender_check', sql`gender in ('male', 'female', 'other', 'prefer_not_to_say')`),

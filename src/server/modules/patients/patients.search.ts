@@ -15,6 +15,8 @@ import type { TenantOptions } from './patients.service'
 const HOME_CALLING_CODE = getCountryCallingCode('IN')
 /** Text that can only be (part of) a phone number or a patient number's digits. */
 const PHONE_TEXT = /^[\d\s()+.-]+$/
+/** Digits typed that match anywhere in a phone, not only at its start (issue 26). */
+export const PHONE_RUN_MIN_DIGITS = 3
 
 /**
  * What a search matches, each a prefix (docs/decisions/011): the name from any of its first
@@ -23,6 +25,11 @@ const PHONE_TEXT = /^[\d\s()+.-]+$/
  * without the country code ('98765 43210', '098765', '+91 98765'). Any letter case, spaces
  * collapsed. `^@` (starts_with) is LEAKPROOF and needs no escaping, so under RLS each becomes
  * a range of a text_pattern_ops index, and `%`, `_` or a backslash are just characters.
+ *
+ * Phone-like text with 3 or more digits also matches anywhere in the phone's digits (issue 26:
+ * the last 4 digits of a mobile, '43210', '654-3210', '+91 98765 43210'), through the trigram
+ * index of drizzle/0018 inside the hospital's range. The pattern holds only the digits typed,
+ * so it has no wildcard or escape of its own, and the column is on the left (decision 004).
  */
 export function searchCondition(search: string): SQL | undefined {
   const text = search.trim().replace(/\s+/g, ' ')
@@ -44,6 +51,8 @@ export function searchCondition(search: string): SQL | undefined {
       sql`${patients.phoneDigits} ^@ ${national}`,
       sql`${patients.phoneDigits} ^@ ${HOME_CALLING_CODE + national}`,
     )
+    if (digits.length >= PHONE_RUN_MIN_DIGITS)
+      conditions.push(sql`${patients.phoneDigits} like ${`%${digits}%`}`)
   }
   return or(...conditions)
 }
