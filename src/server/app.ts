@@ -27,6 +27,10 @@ import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
 import type { ProviderUrls } from './integrations/messaging/registry'
+import { bookingRoutes } from './modules/booking/booking.routes'
+import { appointmentsRoutes } from './modules/appointments/appointments.routes'
+import { invoicesRoutes } from './modules/billing/invoices.routes'
+import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
@@ -174,6 +178,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
   patientsRoutes(app, { db })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
+  // Appointments, their reminders and the home page's upcoming list (issue 26).
+  appointmentsRoutes(app, { db })
+  // Billing: invoices, payments, PDF, CSV, revenue, and the service catalogue (issue 26).
+  invoicesRoutes(app, { db })
+  servicesCatalogueRoutes(app, { db })
   // Sending messages: bulk send, batch progress, contact state, patients' messages (issue 25).
   messagingRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph, mailer })
@@ -184,6 +193,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   })
   metaAdminRoutes(app, { db })
   demoRequestsRoutes(app, { db })
+  // The public booking page /book/:slug and its API (issue 26; no sign-in).
+  bookingRoutes(app, {
+    db,
+    secret: options.authSecret,
+    clientDir: options.clientDir,
+    baseURL: options.baseURL,
+  })
   outboxRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })

@@ -1,0 +1,183 @@
+import { asc, count, eq, sql } from 'drizzle-orm'
+import { formatDate, formatTime } from '../../../shared/dates'
+import type { BookingConfirmation } from '../../../shared/schemas/booking'
+import { BOOKING_CODE_TRIES } from '../../../shared/scheduling'
+import type { AppDb, Tx } from '../../db/client'
+import { bookingHolds, services } from '../../db/schema/appointments'
+import { patients } from '../../db/schema/patients'
+import { withTenant } from '../../db/tenant'
+import { AppError } from '../../http/app-error'
+import { createAppointmentInTx } from '../appointments/appointments.service'
+import { doctorLabel, hospitalContext } from '../appointments/context'
+import { recordAudit } from '../audit/audit.service'
+import { patientLimit } from '../patients/patients.service'
+import { bookingCodeMatches, type CodeKey } from './booking-code'
+import { takeConfirmQuota } from './booking-limits'
+import { slotText } from './booking-holds.service'
+import { hospitalBySlug, hospitalDoctors, pageSettings } from './booking.queries'
+
+/**
+ * POST /api/public/booking/:slug/holds/:id/confirm: the visitor's code. Right, within the hold's
+ * 5 minutes and 5 tries: the patient with that mobile (or a new one) is booked through
+ * createAppointmentInTx (source 'online', scheduled) and the hold marked confirmed. A wrong code
+ * counts a try, committed before the 400 is answered.
+ */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+export const HOLD_NOT_FOUND = 'This booking was not found. Please choose a time again.'
+export const HOLD_EXPIRED =
+  'This code has expired and the time is no longer held. Please choose a time again.'
+export const HOLD_SPENT =
+  'Too many wrong codes: this time is no longer held. Please choose a time again.'
+export const HOLD_CONFIRMED = 'This booking is already confirmed.'
+
+export const wrongCodeMessage = (left: number) =>
+  left > 0
+    ? `Wrong code. ${left} ${left === 1 ? 'try' : 'tries'} left.`
+    : 'Wrong code. No tries left: please choose a time again.'
+
+type Outcome = { kind: 'booked'; booked: BookingConfirmation } | { kind: 'wrong'; left: number }
+
+export async function confirmBooking(opts: {
+  db: AppDb
+  codeKey: CodeKey
+  slug: string
+  holdId: string
+  code: string
+  ip: string
+  now?: Date
+}): Promise<BookingConfirmation> {
+  const { db } = opts
+  const hospital = await hospitalBySlug(db, opts.slug)
+  if (!UUID.test(opts.holdId)) throw new AppError('NOT_FOUND', HOLD_NOT_FOUND)
+  await takeConfirmQuota(db, { ip: opts.ip, holdId: opts.holdId })
+  const doctors = await hospitalDoctors(db, hospital.id)
+  const context = await hospitalContext(db, hospital.id)
+  const limit = await patientLimit(db, hospital.id)
+  const outcome = await withTenant(
+    db,
+    { hospitalId: hospital.id, userId: null },
+    async (tx): Promise<Outcome> => {
+      await pageSettings(tx)
+      const [hold] = await tx
+        .select({
+          hold: bookingHolds,
+          expired: sql<boolean>`${bookingHolds.expiresAt} <= now()`,
+          serviceName: services.name,
+          duration: services.durationMinutes,
+        })
+        .from(bookingHolds)
+        .innerJoin(services, eq(services.id, bookingHolds.serviceId))
+        .where(eq(bookingHolds.id, opts.holdId))
+        .for('update', { of: bookingHolds })
+      if (!hold) throw new AppError('NOT_FOUND', HOLD_NOT_FOUND)
+      const h = hold.hold
+      if (h.confirmedAt) throw new AppError('CONFLICT', HOLD_CONFIRMED)
+      if (h.attempts >= BOOKING_CODE_TRIES) throw new AppError('CONFLICT', HOLD_SPENT)
+      if (hold.expired) throw new AppError('CONFLICT', HOLD_EXPIRED)
+      if (!bookingCodeMatches(opts.codeKey, h, opts.code)) {
+        const [row] = await tx
+          .update(bookingHolds)
+          .set({ attempts: sql`${bookingHolds.attempts} + 1` })
+          .where(eq(bookingHolds.id, h.id))
+          .returning({ attempts: bookingHolds.attempts })
+        return { kind: 'wrong', left: BOOKING_CODE_TRIES - (row?.attempts ?? BOOKING_CODE_TRIES) }
+      }
+      const patient = await patientForBooking(tx, {
+        hospitalId: hospital.id,
+        name: h.name,
+        phone: h.phone,
+        limit,
+      })
+      const doctorName = doctors.find((d) => d.id === h.doctorId)?.name ?? null
+      const appointment = await createAppointmentInTx(tx, {
+        hospitalId: hospital.id,
+        userId: null,
+        patientId: patient.id,
+        doctorId: h.doctorId,
+        serviceId: h.serviceId,
+        serviceType: null,
+        startsAt: h.startsAt,
+        durationMinutes: Math.round((h.endsAt.getTime() - h.startsAt.getTime()) / 60_000),
+        notes: 'Booked online',
+        source: 'online',
+        leadId: null,
+        hospital: context,
+        doctorName,
+        now: opts.now,
+      })
+      await tx
+        .update(bookingHolds)
+        .set({ confirmedAt: sql`now()`, appointmentId: appointment.id })
+        .where(eq(bookingHolds.id, h.id))
+      await recordAudit(tx, {
+        hospitalId: hospital.id,
+        actorUserId: null,
+        action: 'booking.confirmed',
+        entityType: 'booking_hold',
+        entityId: h.id,
+        summary: `Online booking confirmed: ${slotText(h.startsAt, h.endsAt, hospital.timeZone)} for ${patient.name}${patient.created ? ' (new patient)' : ''}`,
+      })
+      return {
+        kind: 'booked',
+        booked: {
+          appointmentId: appointment.id,
+          hospitalName: hospital.name,
+          serviceName: hold.serviceName,
+          doctorName: doctorLabel(doctorName),
+          patientName: patient.name,
+          startsAt: h.startsAt.toISOString(),
+          endsAt: h.endsAt.toISOString(),
+          dateLabel: formatDate(h.startsAt, hospital.timeZone),
+          timeLabel: formatTime(h.startsAt, hospital.timeZone),
+          timeZone: hospital.timeZone,
+          status: 'scheduled',
+        },
+      }
+    },
+  )
+  if (outcome.kind === 'booked') return outcome.booked
+  const message = wrongCodeMessage(outcome.left)
+  throw new AppError('VALIDATION', message, [{ path: 'code', message }])
+}
+
+/**
+ * The patient a booking is for: one with this mobile (the one with the same name first, else
+ * the oldest), or a new patient (plan limit, number by trigger, audit with no actor).
+ */
+async function patientForBooking(
+  tx: Tx,
+  o: { hospitalId: string; name: string; phone: string; limit: number | null },
+): Promise<{ id: string; name: string; created: boolean }> {
+  const [existing] = await tx
+    .select({ id: patients.id, name: patients.name })
+    .from(patients)
+    .where(eq(patients.phone, o.phone))
+    .orderBy(sql`lower(${patients.name}) = lower(${o.name}) desc`, asc(patients.createdAt))
+    .limit(1)
+  if (existing) return { ...existing, created: false }
+  if (o.limit !== null) {
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${o.hospitalId}))`)
+    const [current] = await tx.select({ n: count() }).from(patients)
+    if ((current?.n ?? 0) >= o.limit) {
+      throw new AppError(
+        'CONFLICT',
+        'This clinic cannot take new patients online right now. Please call the clinic to book.',
+      )
+    }
+  }
+  const [row] = await tx
+    .insert(patients)
+    .values({ hospitalId: o.hospitalId, name: o.name, phone: o.phone })
+    .returning({ id: patients.id, name: patients.name, number: patients.patientNumber })
+  if (!row) throw new AppError('INTERNAL', 'Patient was not saved')
+  await recordAudit(tx, {
+    hospitalId: o.hospitalId,
+    actorUserId: null,
+    action: 'patient.created',
+    entityType: 'patient',
+    entityId: row.id,
+    summary: `Added patient ${row.name} (${row.number}) from an online booking`,
+  })
+  return { id: row.id, name: row.name, created: true }
+}
