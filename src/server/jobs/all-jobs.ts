@@ -1,4 +1,11 @@
 import type { GraphConfig } from '../integrations/meta/graph'
+import { registerAppointmentJobs } from '../modules/appointments/reminder-job'
+import {
+  OVERDUE_JOB,
+  OVERDUE_SWEEP_JOB,
+  overdueJob,
+  overdueSweepJob,
+} from '../modules/billing/overdue-job'
 import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
 import { registerMessagingJobs, type MessagingJobOptions } from '../modules/messaging/send-job'
@@ -25,6 +32,8 @@ export function registerAllJobs(options: {
   if (options.messaging) registerMessagingJobs(options.messaging)
   // CSV imports of leads (idempotent: buildApp registers it too).
   registerLeadImportJob()
+  // Appointment reminders (issue 26; idempotent: buildApp registers them too).
+  registerAppointmentJobs()
   if (registered) return
   registered = true
   // Finished jobs are kept a week (done) or a month (dead), then deleted.
@@ -35,4 +44,8 @@ export function registerAllJobs(options: {
   // Every hospital's old import files (uploads of finished imports, month-old reports), daily.
   registerHandler(IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob)
   schedule(IMPORT_FILES_PRUNE_JOB, { dailyAt: '03:00', timeZone: 'Asia/Kolkata' })
+  // Overdue invoices: an hourly sweep enqueues each hospital's daily run after its own midnight.
+  registerHandler(OVERDUE_JOB, overdueJob)
+  registerHandler(OVERDUE_SWEEP_JOB, overdueSweepJob)
+  schedule(OVERDUE_SWEEP_JOB, { everyMs: 3_600_000 })
 }
