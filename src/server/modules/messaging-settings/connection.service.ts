@@ -61,6 +61,14 @@ function complete(channel: MessageChannel, c: ChannelValues): boolean {
 
 const str = (v: string | number | boolean | undefined) => (v === undefined ? '' : String(v))
 
+/** A Twilio account's fields: the same for WhatsApp and SMS (each channel keeps its own). */
+const twilioConfig = (v: ChannelValues['values']) => ({
+  provider: 'twilio' as const,
+  accountSid: str(v.accountSid),
+  authToken: str(v.authToken),
+  from: str(v.from),
+})
+
 function whatsappConfig(c: ChannelValues): WhatsappConfig {
   if (!complete('whatsapp', c)) return { provider: 'sandbox' }
   const v = c.values
@@ -73,28 +81,14 @@ function whatsappConfig(c: ChannelValues): WhatsappConfig {
       appSecret: str(v.appSecret),
     }
   }
-  if (c.provider === 'twilio') {
-    return {
-      provider: 'twilio',
-      accountSid: str(v.accountSid),
-      authToken: str(v.authToken),
-      from: str(v.from),
-    }
-  }
+  if (c.provider === 'twilio') return twilioConfig(v)
   return { provider: 'sandbox' }
 }
 
 function smsConfig(c: ChannelValues): SmsConfig {
   if (!complete('sms', c)) return { provider: 'sandbox' }
   const v = c.values
-  if (c.provider === 'twilio') {
-    return {
-      provider: 'twilio',
-      accountSid: str(v.accountSid),
-      authToken: str(v.authToken),
-      from: str(v.from),
-    }
-  }
+  if (c.provider === 'twilio') return twilioConfig(v)
   if (c.provider === 'msg91') {
     return {
       provider: 'msg91',
