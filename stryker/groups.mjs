@@ -74,10 +74,13 @@ export const groups = {
     // for it; jobs-mutants.api pins the turns and caps with a few jobs each. jobs-mutants.api
     // runs first: it calls the queue's functions directly and fails at once, where the worker
     // tests of jobs.api wait up to 25 s for a job that a broken worker never finishes.
+    // jobs-claim-mutants.api holds lane and job rows from a second connection (PostgreSQL) to
+    // force claim.ts's skip-locked and waiting paths.
     postgres: true,
     testFiles: [
       'src/server/jobs/*.test.ts',
       'tests/integration/jobs-mutants.api.test.ts',
+      'tests/integration/jobs-claim-mutants.api.test.ts',
       'tests/integration/jobs-tenancy.api.test.ts',
       'tests/integration/jobs-fencing.api.test.ts',
       'tests/integration/jobs.api.test.ts',
