@@ -17,6 +17,11 @@ const PatientsPage = lazy(() =>
 const ManualPatientPage = lazy(() =>
   import('./features/patients/manual-patient-page').then((m) => ({ default: m.ManualPatientPage })),
 )
+const AppointmentsPage = lazy(() =>
+  import('./features/appointments/appointments-page').then((m) => ({
+    default: m.AppointmentsPage,
+  })),
+)
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 )
@@ -71,7 +76,12 @@ export const staffRoutes: readonly StaffRoute[] = [
     access: 'hospital',
     render: () => <ManualPatientPage />,
   },
-  comingSoon(paths.appointments, 'Appointments', 'hospital'),
+  {
+    path: paths.appointments,
+    title: 'Appointments',
+    access: 'hospital',
+    render: () => <AppointmentsPage />,
+  },
   comingSoon(paths.billing, 'Billing & Invoices', 'hospital'),
   comingSoon(paths.campaigns, 'Marketing Campaigns', 'hospital'),
   comingSoon(paths.leadGeneration, 'Lead Generation', 'hospital'),

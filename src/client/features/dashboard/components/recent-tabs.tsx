@@ -9,6 +9,7 @@ import { formatAgo } from '@/shared/dates'
 import { formatPhone } from '@/shared/phone'
 import { leadSourceLabels, leadStatusLabels } from '@/shared/schemas/leads'
 import { useRecentLeads } from '../api/get-recent-leads'
+import { UpcomingAppointments } from './upcoming-appointments'
 
 function RecentLeads() {
   const leads = useRecentLeads()
@@ -82,10 +83,7 @@ export function RecentTabs() {
             <RecentLeads />
           </TabsContent>
           <TabsContent value="appointments">
-            {/* Appointments arrive with their own issue; until then there are none to show. */}
-            <p className="py-6 text-center text-sm text-slate-600">
-              No upcoming appointments scheduled.
-            </p>
+            <UpcomingAppointments />
           </TabsContent>
         </Tabs>
       </CardContent>

@@ -1,6 +1,7 @@
-import { Calendar, ExternalLink, Mail, MessageCircle, PhoneCall, UserCheck } from 'lucide-react'
+import { ExternalLink, Mail, MessageCircle, PhoneCall, UserCheck } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
+import { ScheduleAppointmentButton } from '@/client/components/appointments/schedule-appointment-button'
 import { Button } from '@/client/components/ui/button'
 import { MessageActions } from '@/client/features/messaging/components/message-actions'
 import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
@@ -81,7 +82,6 @@ function ConvertAction({ lead }: { lead: Lead }) {
 export function LeadQuickActions({ lead }: { lead: Lead }) {
   const { onCall, onWhatsApp } = useContactActions()
   const canMessage = useCan('leads:write')
-  const [, navigate] = useLocation()
   return (
     <div className="flex flex-wrap gap-2">
       <Button variant="outline" asChild>
@@ -120,13 +120,11 @@ export function LeadQuickActions({ lead }: { lead: Lead }) {
           )}
         </>
       )}
-      <Button
+      <ScheduleAppointmentButton
         variant="outline"
-        onClick={() => navigate(`${paths.appointments}?leadId=${encodeURIComponent(lead.id)}`)}
-      >
-        <Calendar aria-hidden="true" />
-        Schedule
-      </Button>
+        label="Schedule"
+        lead={{ id: lead.id, name: lead.name, phone: lead.phone }}
+      />
       <ConvertAction lead={lead} />
     </div>
   )

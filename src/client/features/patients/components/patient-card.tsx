@@ -10,6 +10,7 @@ import {
   Shield,
 } from 'lucide-react'
 import type { ReactNode } from 'react'
+import { ScheduleAppointmentButton } from '@/client/components/appointments/schedule-appointment-button'
 import { Button } from '@/client/components/ui/button'
 import { MessageButton } from '@/client/features/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
@@ -81,13 +82,13 @@ export function PatientCard({
   patient,
   onView,
   onEdit,
-  onSchedule,
 }: {
   patient: Patient
   onView: () => void
   /** Absent when the user's role may not change patients. */
   onEdit?: (() => void) | undefined
-  onSchedule: () => void
+  /** Unused: the card's Schedule Appointment opens the booking dialog itself. */
+  onSchedule?: () => void
 }) {
   const age = ageText(patient)
   const canMessage = useCan('patients:write')
@@ -178,14 +179,13 @@ export function PatientCard({
           {canMessage ? (
             <MessageButton to={patientRecipient(patient)} buttonProps={{ size: 'sm' }} />
           ) : null}
-          <Button
+          <ScheduleAppointmentButton
             size="sm"
             variant="secondary"
-            onClick={onSchedule}
+            label="Schedule Appointment"
             aria-label={`Schedule Appointment for ${patient.name}`}
-          >
-            <Calendar aria-hidden="true" /> Schedule Appointment
-          </Button>
+            patient={{ id: patient.id, name: patient.name, phone: patient.phone }}
+          />
         </div>
       </CardContent>
     </Card>

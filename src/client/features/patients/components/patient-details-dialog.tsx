@@ -1,3 +1,4 @@
+import { PatientAppointments } from '@/client/components/appointments/patient-appointments'
 import { Dialog } from '@/client/components/ui/dialog'
 import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
@@ -84,6 +85,7 @@ export function PatientDetailsDialog({
       {patient ? (
         <div className="space-y-6">
           <Details patient={patient} timeZone={timeZone} />
+          <PatientAppointments patient={patient} />
           <section className="min-w-0 space-y-3 rounded-lg border border-slate-200 p-4">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h3 className="text-base font-semibold">Communication History</h3>
