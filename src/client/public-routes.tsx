@@ -3,7 +3,7 @@ import { Redirect, Route, Switch, useLocation, useSearch } from 'wouter'
 import { NotFound } from './components/not-found'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { signInHref } from './lib/next-path'
-import { paths } from './paths'
+import { bookingPath, paths } from './paths'
 import { requiresSignIn } from '@/shared/app-routes'
 
 const LandingPage = lazy(() =>
@@ -14,6 +14,9 @@ const PricingPage = lazy(() =>
 )
 const AddOnsPage = lazy(() =>
   import('./features/marketing/add-ons-page').then((m) => ({ default: m.PublicAddOnsPage })),
+)
+const BookingPage = lazy(() =>
+  import('./features/booking/booking-page').then((m) => ({ default: m.BookingPage })),
 )
 const LoginPage = lazy(() =>
   import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })),
@@ -40,6 +43,7 @@ export function PublicRoutes() {
         <Route path={paths.pricing} component={PricingPage} />
         <Route path={paths.addOns} component={AddOnsPage} />
         <Route path={paths.login} component={LoginPage} />
+        <Route path={bookingPath} component={BookingPage} />
         <Route>
           <SignInOrNotFound />
         </Route>
