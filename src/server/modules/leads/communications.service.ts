@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, sql } from 'drizzle-orm'
+import { desc, eq, sql } from 'drizzle-orm'
 import type { ApiIssue } from '../../../shared/api-error'
 import {
   type Communication,
@@ -15,6 +15,7 @@ import { communications, leads } from '../../db/schema/leads'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { markInboundRead } from '../messaging/mark-read'
 import { insertCommunication, isContact, type TenantOptions, toCommunication } from './leads.rows'
 import { findLead } from './leads.service'
 import { userNames } from './staff.service'
@@ -161,27 +162,6 @@ export async function markCommunicationsRead(
 ): Promise<void> {
   await withTenant(opts.db, opts, async (tx) => {
     const lead = await findLead(tx, opts.leadId)
-    const seen = await tx
-      .update(communications)
-      .set({ readAt: new Date() })
-      .where(
-        and(
-          eq(communications.leadId, lead.id),
-          eq(communications.direction, 'inbound'),
-          isNull(communications.readAt),
-        ),
-      )
-      .returning({ id: communications.id })
-    // Nothing changed, nothing to audit (the dialog calls this every time it opens).
-    if (!seen.length) return
-    await recordAudit(tx, {
-      hospitalId: opts.hospitalId,
-      actorUserId: opts.userId,
-      impersonatorUserId: opts.impersonatorUserId,
-      action: 'communication.read',
-      entityType: 'lead',
-      entityId: lead.id,
-      summary: `Marked ${seen.length} inbound message(s) of lead ${lead.name} read`,
-    })
+    await markInboundRead(tx, opts, { kind: 'lead', id: lead.id, name: lead.name })
   })
 }

@@ -1,14 +1,13 @@
-import { and, eq, isNull } from 'drizzle-orm'
+import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { noBody, uuidParam } from '../../../shared/schemas/common'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
-import { communications } from '../../db/schema/leads'
 import { patients } from '../../db/schema/patients'
 import { withTenant } from '../../db/tenant'
 import { notFound } from '../../http/app-error'
 import { parse } from '../../http/parse'
-import { recordAudit } from '../audit/audit.service'
+import { markInboundRead } from '../messaging/mark-read'
 import type { TenantOptions } from '../patients/patients.service'
 
 /**
@@ -26,27 +25,7 @@ export async function markPatientMessagesRead(
       .from(patients)
       .where(eq(patients.id, opts.patientId))
     if (!patient) throw notFound('Patient')
-    const seen = await tx
-      .update(communications)
-      .set({ readAt: new Date() })
-      .where(
-        and(
-          eq(communications.patientId, patient.id),
-          eq(communications.direction, 'inbound'),
-          isNull(communications.readAt),
-        ),
-      )
-      .returning({ id: communications.id })
-    if (!seen.length) return
-    await recordAudit(tx, {
-      hospitalId: opts.hospitalId,
-      actorUserId: opts.userId,
-      impersonatorUserId: opts.impersonatorUserId,
-      action: 'communication.read',
-      entityType: 'patient',
-      entityId: patient.id,
-      summary: `Marked ${seen.length} inbound message(s) of patient ${patient.name} read`,
-    })
+    await markInboundRead(tx, opts, { kind: 'patient', id: patient.id, name: patient.name })
   })
 }
 
