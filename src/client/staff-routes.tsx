@@ -22,6 +22,9 @@ const AppointmentsPage = lazy(() =>
     default: m.AppointmentsPage,
   })),
 )
+const BillingPage = lazy(() =>
+  import('./features/billing/billing-page').then((m) => ({ default: m.BillingPage })),
+)
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 )
@@ -82,7 +85,12 @@ export const staffRoutes: readonly StaffRoute[] = [
     access: 'hospital',
     render: () => <AppointmentsPage />,
   },
-  comingSoon(paths.billing, 'Billing & Invoices', 'hospital'),
+  {
+    path: paths.billing,
+    title: 'Billing & Invoices',
+    access: 'hospital',
+    render: () => <BillingPage />,
+  },
   comingSoon(paths.campaigns, 'Marketing Campaigns', 'hospital'),
   comingSoon(paths.leadGeneration, 'Lead Generation', 'hospital'),
   comingSoon(paths.liveMonitoring, 'Live Monitoring', 'hospital'),
