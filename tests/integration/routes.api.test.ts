@@ -38,6 +38,11 @@ const PUBLIC_ROUTES = [
   'GET /api/webhooks/whatsapp',
   'POST /api/webhooks/whatsapp',
   'POST /api/webhooks/sendgrid/:hospitalId',
+  // The public booking page (issue 26): limits per mobile and per IP, codes hashed.
+  'GET /api/public/booking/:slug',
+  'GET /api/public/booking/:slug/slots',
+  'POST /api/public/booking/:slug/holds',
+  'POST /api/public/booking/:slug/holds/:id/confirm',
 ]
 
 let database: TestDatabase
