@@ -32,6 +32,7 @@ import { appointmentsRoutes } from './modules/appointments/appointments.routes'
 import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
+import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
 import { metaAdminRoutes } from './modules/meta/meta-admin.routes'
@@ -183,6 +184,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Billing: invoices, payments, PDF, CSV, revenue, and the service catalogue (issue 26).
   invoicesRoutes(app, { db })
   servicesCatalogueRoutes(app, { db })
+  // Settings → General: the hospital's settings and its booking page card (issue 26).
+  hospitalSettingsRoutes(app, { db })
   // Sending messages: bulk send, batch progress, contact state, patients' messages (issue 25).
   messagingRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph, mailer })
