@@ -448,3 +448,67 @@ describe('booking from a lead', () => {
     expect(lead?.status).not.toBe('converted')
   })
 })
+
+describe('the demo seed', () => {
+  interface SeedRow {
+    hospital_id: string
+    doctor_id: string
+    starts_at: Date | string
+    ends_at: Date | string
+    status: string
+    source: string
+    local_time: string
+    dow: number
+    reminders: number
+  }
+
+  it('gives each demo hospital a realistic fortnight, and is idempotent', async () => {
+    const rows = await queryRows<SeedRow>(
+      t.db,
+      sql`select a.hospital_id, a.doctor_id, a.starts_at, a.ends_at, a.status, a.source,
+                 to_char(a.starts_at at time zone 'Asia/Kolkata', 'HH24:MI') as local_time,
+                 extract(dow from a.starts_at at time zone 'Asia/Kolkata')::int as dow,
+                 (select count(*)::int from reminders r where r.hospital_id = a.hospital_id and r.appointment_id = a.id) as reminders
+          from appointments a join users u on u.id = a.doctor_id::text
+          where u.email like 'doctor@%.demo'`,
+    )
+    const now = Date.now()
+    for (const hospitalId of [hospitalA, hospitalB]) {
+      const own = rows.filter((r) => r.hospital_id === hospitalId)
+      expect(own.length).toBeGreaterThan(40)
+      for (const r of own) {
+        const start = new Date(r.starts_at).getTime()
+        const end = new Date(r.ends_at).getTime()
+        expect(Math.abs(start - now)).toBeLessThan(8.5 * 86_400_000)
+        expect(r.dow).not.toBe(0)
+        expect(r.local_time >= '09:00' && r.local_time < '20:00').toBe(true)
+        if (end <= now) expect(['completed', 'no-show', 'cancelled']).toContain(r.status)
+        if (start > now) expect(['scheduled', 'confirmed', 'cancelled']).toContain(r.status)
+        if (start > now + 86_400_000 && r.status !== 'cancelled')
+          expect(r.reminders).toBeGreaterThan(0)
+      }
+      const statuses = new Set(own.map((r) => r.status))
+      for (const s of ['completed', 'no-show', 'cancelled', 'scheduled'])
+        expect(statuses).toContain(s)
+      expect(own.some((r) => r.source === 'online')).toBe(true)
+      // The exclusion constraint would have refused overlaps; check the active ones anyway.
+      const active = own
+        .filter((r) => r.status === 'scheduled' || r.status === 'confirmed')
+        .sort((a, b) => new Date(a.starts_at).getTime() - new Date(b.starts_at).getTime())
+      for (let i = 1; i < active.length; i++) {
+        const prev = active[i - 1]
+        const cur = active[i]
+        if (prev && cur && prev.doctor_id === cur.doctor_id)
+          expect(new Date(cur.starts_at).getTime()).toBeGreaterThanOrEqual(
+            new Date(prev.ends_at).getTime(),
+          )
+      }
+    }
+    const { seedDemoAppointments } = await import('../../src/server/db/seed/appointments')
+    const { demoHospitals } = await import('../../src/server/db/seed/demo')
+    const again = await t.db.transaction((tx) =>
+      seedDemoAppointments(tx as never, demoHospitals, new Date()),
+    )
+    expect(again).toBe(false)
+  })
+})

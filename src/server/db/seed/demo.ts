@@ -5,6 +5,7 @@ import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
+import { seedDemoAppointments } from './appointments'
 import { seedDemoClinic } from './clinic'
 import { seedDemoMessaging } from './messaging'
 import { createRng, generatePatients } from './patients'
@@ -177,6 +178,8 @@ export async function seedDemo(
     const messaging = await seedDemoMessaging(tx as Tx, demoHospitals, now)
     // Issue 26: GST details, UPI ids, service catalogues, the booking page.
     const clinic = await seedDemoClinic(tx as Tx, demoHospitals)
-    return messaging || clinic || changed
+    // Issue 26: a fortnight of appointments around today, with reminders for those ahead.
+    const booked = await seedDemoAppointments(tx as Tx, demoHospitals, now)
+    return messaging || clinic || booked || changed
   })
 }
