@@ -2,6 +2,7 @@ import { eq, inArray, sql } from 'drizzle-orm'
 import type { Tx } from '../client'
 import { bookingSettings, services } from '../schema/appointments'
 import { hospitals } from '../schema/hospitals'
+import { seedDemoInvoices } from './billing'
 import type { DemoHospital } from './demo'
 
 /**
@@ -179,6 +180,8 @@ export async function seedDemoClinic(tx: Tx, demo: readonly DemoHospital[]): Pro
         bookable: s.bookable,
       })),
     )
+    // About 200 invoices over the last year, numbered through the counters (issue 26).
+    await seedDemoInvoices(tx, row.id, h.clinic, new Date())
     await tx
       .insert(bookingSettings)
       .values({ hospitalId: row.id, enabled: true })
