@@ -1,10 +1,13 @@
 import { defineConfig, devices } from '@playwright/test'
+import { providerPorts } from './tests/e2e/support/messaging-providers'
 
 const port = Number(process.env.E2E_PORT ?? 5178)
 // Separate runs on one machine each get their own port and data directory.
 const dataDir = process.env.E2E_DATA_DIR ?? '.e2e-data'
 // The fake Graph API (Meta) that the app calls instead of graph.facebook.com.
 const graphPort = Number(process.env.E2E_GRAPH_PORT ?? port + 1)
+// The messaging providers' fakes (Twilio, SendGrid, MSG91) on the next ports.
+const providers = providerPorts(port)
 
 /**
  * E2E in Debian's Chromium (/usr/bin/chromium): the real server on a fresh embedded
@@ -61,6 +64,14 @@ export default defineConfig({
       env: { E2E_GRAPH_PORT: String(graphPort) },
     },
     {
+      command: 'npx tsx tests/e2e/support/fake-messaging-server.ts',
+      // Twilio's fake answers 401 to a request without its account's credentials.
+      url: `http://127.0.0.1:${providers.twilio}/2010-04-01/Accounts/AC00000000000000000000000000000000/Messages.json`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_PORT: String(port) },
+    },
+    {
       command: `rm -rf ${dataDir} && node scripts/start.mjs`,
       url: `http://127.0.0.1:${port}/api/login`,
       reuseExistingServer: false,
@@ -74,6 +85,9 @@ export default defineConfig({
         NODE_ENV: 'test',
         META_GRAPH_URL: `http://127.0.0.1:${graphPort}`,
         META_GRAPH_VERSION: 'v21.0',
+        TWILIO_API_URL: `http://127.0.0.1:${providers.twilio}`,
+        SENDGRID_API_URL: `http://127.0.0.1:${providers.sendgrid}`,
+        MSG91_API_URL: `http://127.0.0.1:${providers.msg91}`,
       },
     },
   ],
