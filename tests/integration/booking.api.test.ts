@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PAGE_NOT_FOUND } from '../../src/server/modules/booking/booking.queries'
@@ -212,4 +215,36 @@ describe('GET /api/public/booking/:slug/slots', () => {
       404,
     )
   })
+})
+
+describe('GET /book/:slug (the page itself)', () => {
+  it('serves the page with its title and data (200), or its 404 state when off', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'booking-client-'))
+    writeFileSync(join(dir, 'index.html'), readFileSync('src/client/index.html', 'utf8'))
+    const withClient = await createTestApp({ clientDir: dir })
+    try {
+      const g = await bookingFixture(withClient)
+      const res = await withClient.app.inject({ method: 'GET', url: `/book/${g.slug}` })
+      expect(res.statusCode).toBe(200)
+      expect(res.body).toContain(
+        '<title>Book an appointment · Sanjeevani Multispeciality Hospital, Pune</title>',
+      )
+      expect(res.body).toContain('<meta name="arogya-session" content="none" />')
+      const data = res.body.match(
+        /<script id="booking-data" type="application\/json">(.*?)<\/script>/,
+      )?.[1]
+      expect(JSON.parse(data ?? '{}')).toMatchObject({ hospital: { slug: g.slug } })
+      await setBookingPage(withClient.db, g.hospitalId, { enabled: false })
+      const off = await withClient.app.inject({ method: 'GET', url: `/book/${g.slug}` })
+      expect(off.statusCode).toBe(404)
+      expect(off.body).toContain('<title>Booking page not available · Arogya CRM</title>')
+      expect(off.body).not.toContain('booking-data')
+      expect((await withClient.app.inject({ method: 'GET', url: '/book/nobody' })).statusCode).toBe(
+        404,
+      )
+    } finally {
+      await withClient.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
+  }, 180_000)
 })

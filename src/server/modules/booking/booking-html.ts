@@ -2,17 +2,19 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
 import { publicRoute } from '../../auth/access'
+import type { BookingPage } from '../../../shared/schemas/booking'
 import type { AppDb } from '../../db/client'
-import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { hasSessionCookie, requestOrigin } from '../seo/head'
-import { hospitalBySlug, pageSettings } from './booking.queries'
+import { getBookingPage } from './booking.service'
 
 /**
  * GET /book/:slug, the public booking page's HTML: index.html with the hospital's title and
  * description, 200 when the page is on and 404 (the client's "not available" state) when it is
- * off or unknown, the signed-out hint (no session round trip) and module preloads of the page's
- * chunks, so a phone fetches them in parallel instead of in a waterfall.
+ * off or unknown, the signed-out hint (no session round trip), module preloads of the page's
+ * chunks (fetched in parallel, not in a waterfall) and the page's data as a JSON data block
+ * (#booking-data: not executed, so the CSP allows it), so the first render is the whole page:
+ * no second round trip and no layout shift.
  */
 
 const escapeHtml = (text: string) =>
@@ -54,7 +56,7 @@ export function bookingPreloads(clientDir: string): string[] {
 
 export function renderBookingHtml(
   template: string,
-  page: { title: string; description: string; url: string | null },
+  page: { title: string; description: string; url: string | null; data?: BookingPage },
   opts: { signedOut: boolean; preload: readonly string[] },
 ): string {
   const tags = [
@@ -62,6 +64,11 @@ export function renderBookingHtml(
     `<meta property="og:title" content="${escapeHtml(page.title)}" />`,
     `<meta property="og:description" content="${escapeHtml(page.description)}" />`,
     ...(opts.signedOut ? ['<meta name="arogya-session" content="none" />'] : []),
+    ...(page.data
+      ? [
+          `<script id="booking-data" type="application/json">${JSON.stringify(page.data).replace(/</g, '\\u003c')}</script>`,
+        ]
+      : []),
     ...(opts.signedOut
       ? opts.preload.map(
           (href) => `<link rel="modulepreload" crossorigin href="${escapeHtml(href)}" />`,
@@ -77,12 +84,10 @@ export function renderBookingHtml(
     .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`)
 }
 
-/** The hospital's name when its page is on; null when it is off or the slug unknown. */
-async function openPageName(db: AppDb, slug: string): Promise<string | null> {
+/** The page's data when it is on; null when it is off or the slug unknown. */
+async function openPage(db: AppDb, slug: string): Promise<BookingPage | null> {
   try {
-    const hospital = await hospitalBySlug(db, slug)
-    await withTenant(db, { hospitalId: hospital.id, userId: null }, pageSettings)
-    return hospital.name
+    return await getBookingPage(db, slug)
   } catch (error) {
     if (error instanceof AppError && error.code === 'NOT_FOUND') return null
     throw error
@@ -99,13 +104,15 @@ export function bookingPageRoute(
   const preload = bookingPreloads(deps.clientDir)
   app.get('/book/:slug', { config: publicRoute }, async (req, reply) => {
     const { slug } = req.params as { slug: string }
-    const name = await openPageName(deps.db, slug)
+    const data = await openPage(deps.db, slug)
+    const name = data?.hospital.name
     const origin = requestOrigin(deps.baseURL, req.protocol, req.host)
     const page = name
       ? {
           title: `Book an appointment · ${name}`,
           description: `Book an appointment at ${name} online: choose a service, a doctor and a free time, and confirm with a code sent to your mobile.`,
           url: `${origin}/book/${encodeURIComponent(slug)}`,
+          data: data ?? undefined,
         }
       : {
           title: 'Booking page not available · Arogya CRM',
