@@ -51,6 +51,22 @@ afterAll(async () => {
 const book = async (body: unknown) =>
   appointmentOf(await call(t, receptionist, 'POST', '/api/appointments', body), 201)
 
+/** Every pending reminder of Settings → Notifications, page by page. */
+async function allPending() {
+  const all: ReturnType<typeof remindersPage.parse>['data'] = []
+  for (let offset = 0; ; offset += 100) {
+    const res = await call(
+      t,
+      admin,
+      'GET',
+      `/api/reminders?status=pending&limit=100&offset=${offset}`,
+    )
+    const page = remindersPage.parse(res.json())
+    all.push(...page.data)
+    if (page.data.length < 100) return all
+  }
+}
+
 const messagesOf = (reminderId: string) =>
   queryRows<{ id: string; type: string; content: string }>(
     t.db,
@@ -93,9 +109,7 @@ describe('scheduling', () => {
       expect(j.dedupe_key).toContain(j.payload.reminderId)
     }
     // Pending Reminders (Settings → Notifications) lists them as appointment reminders.
-    const res = await call(t, admin, 'GET', '/api/reminders?status=pending&limit=100')
-    const page = remindersPage.parse(res.json())
-    const mine = page.data.filter((r) => rows.some((x) => x.id === r.id))
+    const mine = (await allPending()).filter((r) => rows.some((x) => x.id === r.id))
     expect(mine).toHaveLength(2)
     for (const r of mine) expect(r).toMatchObject({ type: 'appointment', name: 'Aarti Deshmukh' })
   })
@@ -186,8 +200,7 @@ describe('rescheduling and cancelling', () => {
         reason: 'cancelled',
       })
     }
-    const res = await call(t, admin, 'GET', '/api/reminders?status=pending&limit=100')
-    const ids = remindersPage.parse(res.json()).data.map((r) => r.id)
+    const ids = (await allPending()).map((r) => r.id)
     for (const r of rows) expect(ids).not.toContain(r.id)
   })
 })

@@ -2,7 +2,13 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm'
 import { TZDate } from '@date-fns/tz'
 import { defaultWorkingHours, type WorkingHours } from '../../../shared/scheduling'
 import type { AppointmentStatus } from '../../../shared/scheduling'
-import { scheduleReminders } from '../../modules/appointments/reminders'
+import { storedDedupeKey } from '../../jobs/queue'
+import type { HospitalContext } from '../../modules/appointments/context'
+import { offsetsOf, reminderJob, reminderMessage } from '../../modules/appointments/reminders'
+import { optedOut } from '../../modules/messaging/consent'
+import { addressFor } from '../../modules/messaging/rules'
+import { jobs } from '../schema/jobs'
+import { reminders } from '../schema/messaging'
 import type { Tx } from '../client'
 import { appointments, services } from '../schema/appointments'
 import { user } from '../schema/auth'
@@ -107,6 +113,89 @@ function daySlots(
     at += pick(rng, [0, 0, 15, 15, 30, 45])
   }
   return slots
+}
+
+interface Booked {
+  id: string
+  patientId: string
+  doctorId: string
+  startsAt: Date
+  serviceType: string
+  status: AppointmentStatus
+}
+
+/**
+ * Reminders of the seeded appointments still ahead, as a booking schedules them (the patient's
+ * preferred channel, each offset still in the future, a job at its due time), in a few
+ * statements rather than a few per appointment.
+ */
+async function seedReminders(
+  tx: Tx,
+  hospitalId: string,
+  booked: Booked[],
+  ctx: { hospital: HospitalContext; doctors: { id: string; name: string }[]; now: Date },
+) {
+  const ahead = booked.filter(
+    (a) =>
+      (a.status === 'scheduled' || a.status === 'confirmed') &&
+      a.startsAt.getTime() > ctx.now.getTime(),
+  )
+  if (!ahead.length) return
+  const people = await tx
+    .select({ id: patients.id, name: patients.name, phone: patients.phone, email: patients.email })
+    .from(patients)
+    .where(inArray(patients.id, [...new Set(ahead.map((a) => a.patientId))]))
+  const addresses = (channel: 'whatsapp' | 'sms' | 'email') =>
+    people.flatMap((p) => {
+      const target = addressFor(channel, p)
+      return 'skip' in target ? [] : [target.address]
+    })
+  const out = {
+    whatsapp: await optedOut(tx, 'whatsapp', addresses('whatsapp')),
+    sms: await optedOut(tx, 'sms', addresses('sms')),
+    email: await optedOut(tx, 'email', addresses('email')),
+  }
+  const values: (typeof reminders.$inferInsert)[] = []
+  for (const a of ahead) {
+    const p = people.find((x) => x.id === a.patientId)
+    if (!p) continue
+    const channel = (['whatsapp', 'sms', 'email'] as const).find((c) => {
+      const target = addressFor(c, p)
+      return !('skip' in target) && !out[c].has(target.address)
+    })
+    if (!channel) continue
+    const doctorName = ctx.doctors.find((d) => d.id === a.doctorId)?.name ?? null
+    const message = reminderMessage({ ...a, doctorName, patientName: p.name }, ctx.hospital)
+    for (const offset of offsetsOf(ctx.hospital)) {
+      const dueAt = new Date(a.startsAt.getTime() - offset * 60_000)
+      if (dueAt.getTime() <= ctx.now.getTime()) continue
+      values.push({
+        hospitalId,
+        type: 'appointment',
+        message,
+        status: 'pending',
+        channel,
+        patientId: p.id,
+        dueAt,
+        appointmentId: a.id,
+        offsetMinutes: offset,
+      })
+    }
+  }
+  if (!values.length) return
+  const rows = await tx
+    .insert(reminders)
+    .values(values)
+    .returning({ id: reminders.id, dueAt: reminders.dueAt })
+  await tx
+    .insert(jobs)
+    .values(
+      rows.map((r) => {
+        const job = reminderJob(hospitalId, r.id, r.dueAt)
+        return { ...job, dedupeKey: storedDedupeKey(hospitalId, job.dedupeKey) }
+      }),
+    )
+    .onConflictDoNothing()
 }
 
 /** A status that fits the time: closed in the past, open ahead, a few cancelled either way. */
@@ -241,17 +330,7 @@ export async function seedDemoAppointments(
       workingHours: hours,
       reminderOffsets: row.reminderOffsets,
     }
-    for (const a of inserted) {
-      if (a.status !== 'scheduled' && a.status !== 'confirmed') continue
-      if (a.startsAt.getTime() <= now.getTime()) continue
-      const doctorName = own.find((d) => d.id === a.doctorId)?.name ?? null
-      await scheduleReminders(tx, {
-        hospitalId: row.id,
-        appointment: { ...a, doctorName },
-        hospital,
-        now,
-      })
-    }
+    await seedReminders(tx, row.id, inserted, { hospital, doctors: own, now })
     changed = true
   }
   await tx.execute(sql`set local role none`)

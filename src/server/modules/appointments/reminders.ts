@@ -62,7 +62,7 @@ export function reminderMessage(
 }
 
 /** The offsets to use: whole positive minutes, each once, largest (earliest) first. */
-function offsetsOf(hospital: HospitalContext): number[] {
+export function offsetsOf(hospital: HospitalContext): number[] {
   return [...new Set(hospital.reminderOffsets)]
     .filter((m) => Number.isInteger(m) && m > 0)
     .sort((a, b) => b - a)
@@ -128,21 +128,25 @@ export async function scheduleReminders(
 }
 
 /** The reminder's job at its due time; its dedupe key is per reminder and due time. */
-export async function enqueueReminderJob(
-  tx: Tx,
-  hospitalId: string,
-  reminderId: string,
-  dueAt: Date,
-): Promise<void> {
+export function reminderJob(hospitalId: string, reminderId: string, dueAt: Date) {
   const payload: ReminderJobPayload = { reminderId, dueAt: dueAt.toISOString() }
-  await enqueue(tx, {
+  return {
     name: APPOINTMENT_REMINDER_JOB,
     hospitalId,
     payload,
     runAt: dueAt,
     dedupeKey: `${APPOINTMENT_REMINDER_JOB}:${reminderId}:${dueAt.getTime()}`,
     maxAttempts: REMINDER_JOB_ATTEMPTS,
-  })
+  }
+}
+
+export async function enqueueReminderJob(
+  tx: Tx,
+  hospitalId: string,
+  reminderId: string,
+  dueAt: Date,
+): Promise<void> {
+  await enqueue(tx, reminderJob(hospitalId, reminderId, dueAt))
 }
 
 /** Cancels the appointment's pending reminders (their jobs then find them cancelled). */
