@@ -170,6 +170,61 @@ describe.skipIf(!onPostgres)('claimNext under contention (PostgreSQL)', () => {
     }
   })
 
+  it('gives up waiting for a locked lane after 5 seconds (lock_timeout), with an error', async () => {
+    const name = uniqueName('lane-timeout')
+    const h = await newHospital()
+    await lane(h, 10)
+    await add({ name, hospitalId: h })
+    const other = await holder()
+    try {
+      await other.run('select lane from job_lanes where lane = $1 for update', [h])
+      const started = Date.now()
+      const outcome = await Promise.race([
+        claimNext(bed.db, 'w', [name], 60_000, cap).then(
+          () => 'claimed',
+          (e: unknown) => (e as { cause?: { code?: string } }).cause?.code ?? String(e),
+        ),
+        sleep(8_000).then(() => 'still waiting'),
+      ])
+      // 55P03: lock_not_available (lock_timeout; drizzle wraps the driver's error).
+      expect(outcome).toBe('55P03')
+      expect(Date.now() - started).toBeGreaterThanOrEqual(4_500)
+    } finally {
+      await other.end()
+    }
+  })
+
+  it('tries at most three lanes in one claim when the jobs of the first ones were taken', async () => {
+    const name = uniqueName('three-lanes')
+    const taken = [await newHospital(), await newHospital(), await newHospital()]
+    const y = await newHospital()
+    const ids: string[] = []
+    for (const [i, h] of taken.entries()) {
+      await lane(h, 40 - i * 10)
+      ids.push((await add({ name, hospitalId: h })).id)
+    }
+    await lane(y, 5)
+    const jy = await add({ name, hospitalId: y })
+    const other = await holder()
+    try {
+      await other.run('select id from jobs where id = any($1::uuid[]) for update', [ids])
+      expect(await claimNext(bed.db, 'w', [name], 60_000, cap)).toBeNull()
+      await other.end()
+      // The next claim takes them in turn again; the fourth lane's job waits for its turn.
+      expect((await claimNext(bed.db, 'w', [name], 60_000, cap))?.hospitalId).toBe(taken[0])
+      expect(
+        (
+          await queryRows<{ status: string }>(
+            bed.db,
+            sql`select status from jobs where id = ${jy.id}`,
+          )
+        )[0]?.status,
+      ).toBe('queued')
+    } finally {
+      await other.end()
+    }
+  })
+
   it("claims nothing at once when its lane's job was taken and every other lane is locked", async () => {
     const name = uniqueName('no-free-lane')
     const x = await newHospital()
