@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Invoice, InvoiceDetail, InvoiceList } from '../../src/shared/schemas/billing'
 import { billingCall, createInvoice, invoicePayload, isoDateIn } from '../support/billing'
@@ -192,6 +193,81 @@ describe('creating invoices: the server computes every amount', () => {
     expect(await queryRows(t.db, sql`select * from invoice_counters order by 1, 2`)).toEqual(
       counters,
     )
+  })
+})
+
+describe('hostile input', () => {
+  it('taxable lines without a GSTIN are refused (409); exempt ones still bill', async () => {
+    const [h] = await queryRows<{ id: string; gstin: string }>(
+      t.db,
+      sql`select id, gstin from hospitals where email = 'contact@sanjeevani.demo'`,
+    )
+    await queryRows(t.db, sql`update hospitals set gstin = null where id = ${h!.id}`)
+    try {
+      const res = await billingCall(t.app, cookies.admin, 'POST', '/api/invoices', {
+        ...invoicePayload(patientId),
+        lines: [{ name: 'Knee brace', code: '9021', quantity: 1, unitPrice: 145_000, gstRate: 12 }],
+      })
+      expectError(res, 409, 'CONFLICT')
+      const exempt = await billingCall(
+        t.app,
+        cookies.admin,
+        'POST',
+        '/api/invoices',
+        invoicePayload(patientId),
+      )
+      expect(exempt.statusCode).toBe(201)
+    } finally {
+      await queryRows(t.db, sql`update hospitals set gstin = ${h!.gstin} where id = ${h!.id}`)
+    }
+  })
+
+  it('random bodies never get a 5xx and never store a broken invoice', async () => {
+    const inv = await createInvoice(t.app, cookies.admin!, invoicePayload(patientId))
+    const line = fc.record(
+      {
+        name: fc.oneof(fc.string(), fc.constant('Consultation')),
+        quantity: fc.oneof(fc.integer({ min: -5, max: 2000 }), fc.double(), fc.string()),
+        unitPrice: fc.oneof(fc.integer({ min: -10, max: 2_000_000_000 }), fc.constant(null)),
+        discount: fc.oneof(fc.integer({ min: -10, max: 2_000_000_000 }), fc.constant(undefined)),
+        gstRate: fc.constantFrom(0, 5, 12, 18, 28, '5', null),
+        code: fc.oneof(fc.string(), fc.constant('9993')),
+      },
+      { requiredKeys: [] },
+    )
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record(
+          {
+            patientId: fc.oneof(fc.constant(patientId), fc.uuid(), fc.string()),
+            lines: fc.oneof(fc.array(line, { maxLength: 3 }), fc.anything()),
+            dueDate: fc.oneof(fc.constant(isoDateIn(3)), fc.string()),
+            notes: fc.oneof(fc.string(), fc.anything()),
+          },
+          { requiredKeys: [] },
+        ),
+        fc.anything(),
+        async (body, status) => {
+          const res = await billingCall(t.app, cookies.admin, 'POST', '/api/invoices', body)
+          expect(res.statusCode).toBeLessThan(500)
+          const patch = await billingCall(
+            t.app,
+            cookies.admin,
+            'PATCH',
+            `/api/invoices/${inv.id}/status`,
+            status,
+          )
+          expect(patch.statusCode).toBeLessThan(500)
+        },
+      ),
+      { numRuns: 60 },
+    )
+    const [bad] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from invoices i where amount <> taxable_total + cgst + sgst + igst
+            or taxable_total <> (select sum(taxable_value) from invoice_lines l where l.invoice_id = i.id)`,
+    )
+    expect(bad?.n).toBe(0)
   })
 })
 
