@@ -230,6 +230,10 @@ describe('GET /book/:slug (the page itself)', () => {
         '<title>Book an appointment · Sanjeevani Multispeciality Hospital, Pune</title>',
       )
       expect(res.body).toContain('<meta name="arogya-session" content="none" />')
+      // The header is painted before any script runs.
+      expect(res.body).toMatch(
+        /<div id="root"><div [^>]*><header [^>]*>.*<h1 [^>]*>Sanjeevani Multispeciality Hospital, Pune<\/h1>/,
+      )
       const data = res.body.match(
         /<script id="booking-data" type="application\/json">(.*?)<\/script>/,
       )?.[1]

@@ -54,6 +54,18 @@ export function bookingPreloads(clientDir: string): string[] {
     .flatMap((k) => (manifest[k]?.file.endsWith('.js') ? [`/${manifest[k].file}`] : []))
 }
 
+/**
+ * The page's header as static HTML in #root, painted before any script runs (first and largest
+ * contentful paint); React replaces it with the same markup (features/booking/components/
+ * page-shell.tsx: keep the two alike), so nothing moves.
+ */
+export function bookingHeaderHtml(hospital: BookingPage['hospital']): string {
+  const address = hospital.address
+    ? `<p class="text-sm text-slate-600">${escapeHtml(hospital.address)}</p>`
+    : ''
+  return `<div class="min-h-screen bg-slate-50"><header class="border-b border-slate-200 bg-white"><div class="mx-auto max-w-xl px-4 py-4"><p class="text-sm font-medium text-brand-700">Book an appointment</p><h1 class="text-xl font-semibold text-slate-900">${escapeHtml(hospital.name)}</h1>${address}</div></header></div>`
+}
+
 export function renderBookingHtml(
   template: string,
   page: { title: string; description: string; url: string | null; data?: BookingPage },
@@ -75,7 +87,9 @@ export function renderBookingHtml(
         )
       : []),
   ]
+  const root = page.data ? bookingHeaderHtml(page.data.hospital) : ''
   return template
+    .replace('<div id="root"></div>', `<div id="root">${root}</div>`)
     .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
     .replace(
       /<meta\s+name="description"[\s\S]*?\/?>/,
