@@ -6,9 +6,10 @@ import { NotificationsPanel } from '@/client/features/messaging/components/notif
 import { TemplatesPanel } from '@/client/features/messaging/components/templates-panel'
 import { useCan, useUser } from '@/client/lib/current-user'
 import { paths } from '@/client/paths'
+import { GeneralPanel } from './components/general-panel'
 import { MetaConnectionCard } from './components/meta-connection-card'
 
-const tabs = ['integrations', 'notifications', 'templates'] as const
+const tabs = ['general', 'integrations', 'notifications', 'templates'] as const
 type Tab = (typeof tabs)[number]
 
 function Integrations() {
@@ -38,9 +39,10 @@ function Integrations() {
 }
 
 /**
- * /settings: Integrations (Meta lead ads, issue 8; messaging, issue 25), Notifications and
- * Templates (issue 25). ?tab= opens a tab. The spec's other sections (General, Security,
- * Appearance, Data) come with their own issues.
+ * /settings: General (the hospital's settings and booking page, issue 26; ?tab=general),
+ * Integrations (Meta lead ads, issue 8; messaging, issue 25), Notifications and Templates
+ * (issue 25). ?tab= opens a tab. The spec's other sections (Security, Appearance, Data) come
+ * with their own issues.
  */
 export function SettingsPage() {
   const { data: user } = useUser()
@@ -64,6 +66,7 @@ export function SettingsPage() {
           }
         >
           <TabsList aria-label="Settings sections">
+            <TabsTrigger value="general">General</TabsTrigger>
             <TabsTrigger value="integrations">Integrations</TabsTrigger>
             <TabsTrigger value="notifications">Notifications</TabsTrigger>
             <TabsTrigger value="templates">Templates</TabsTrigger>
@@ -79,6 +82,9 @@ export function SettingsPage() {
                 Open the Sandbox Outbox
               </Link>
             </p>
+          </TabsContent>
+          <TabsContent value="general">
+            <GeneralPanel />
           </TabsContent>
           <TabsContent value="notifications">
             <NotificationsPanel />
