@@ -4,7 +4,7 @@ import { formatCalendarDate, formatDate } from '../../../shared/dates'
 import { upiPayUri } from '../../../shared/invoice-math'
 import { formatMoney } from '../../../shared/money'
 import type { InvoiceDetail } from '../../../shared/schemas/billing'
-import { pdfFont } from './pdf-fonts'
+import { type FontWeight, pdfFont } from './pdf-fonts'
 
 /** The PDF's file name: the invoice number with '/' as '-'. */
 export function invoicePdfFileName(invoiceNumber: string): string {
@@ -25,6 +25,24 @@ export function invoiceUpiUri(invoice: InvoiceDetail): string | null {
 /** The QR code of a UPI link as a PNG (error correction M, 4 px modules, quiet zone 2). */
 export function upiQrPng(uri: string): Promise<Buffer> {
   return QRCode.toBuffer(uri, { type: 'png', errorCorrectionLevel: 'M', margin: 2, scale: 4 })
+}
+
+/**
+ * Parsed fonts kept across documents. pdfkit (0.20) takes a parsed fontkit font as a source as
+ * well as bytes; parsing DejaVu Sans for every PDF cost about 5 times the rest of the document,
+ * so the first document's parsed fonts (pdfkit's own, read back from it) serve the next ones.
+ */
+const parsedFonts: Partial<Record<FontWeight, unknown>> = {}
+
+function fontSource(weight: FontWeight): string {
+  return (parsedFonts[weight] ?? pdfFont(weight)) as string
+}
+
+function keepParsedFont(doc: PDFKit.PDFDocument, weight: FontWeight): void {
+  if (parsedFonts[weight]) return
+  doc.font(weight)
+  const font = (doc as unknown as { _font?: { font?: { layout?: unknown } } })._font?.font
+  if (font && typeof font.layout === 'function') parsedFonts[weight] = font
 }
 
 const M = 40
@@ -58,11 +76,13 @@ export async function renderInvoicePdf(invoice: InvoiceDetail, timeZone: string)
   const doc = new PDFDocument({
     size: 'A4',
     margin: M,
-    font: pdfFont('regular') as unknown as string,
+    font: fontSource('regular'),
     info: { Title: `${title} ${invoice.invoiceNumber}`, Author: invoice.hospital.name },
   })
-  doc.registerFont('regular', pdfFont('regular'))
-  doc.registerFont('bold', pdfFont('bold'))
+  doc.registerFont('regular', fontSource('regular'))
+  doc.registerFont('bold', fontSource('bold'))
+  keepParsedFont(doc, 'regular')
+  keepParsedFont(doc, 'bold')
   const chunks: Buffer[] = []
   doc.on('data', (c: Buffer) => chunks.push(c))
   const done = new Promise<Buffer>((resolve, reject) => {
