@@ -2,9 +2,7 @@ import { format, getDay, parse, startOfWeek } from 'date-fns'
 import { enUS } from 'date-fns/locale'
 import { useMemo, useState } from 'react'
 import { Calendar, dateFnsLocalizer, type Formats, type HeaderProps } from 'react-big-calendar'
-import withDragAndDrop, {
-  type EventInteractionArgs,
-} from 'react-big-calendar/lib/addons/dragAndDrop'
+import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop'
 import 'react-big-calendar/lib/css/react-big-calendar.css'
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css'
 import './calendar.css'
@@ -43,6 +41,10 @@ const localizer = dateFnsLocalizer({
   getDay,
   locales: { 'en-US': enUS },
 })
+// The drag-and-drop addon ships as CommonJS only: the bundle hands its default export over either
+// as the function or as the module object holding it.
+const withDragAndDrop =
+  (dragAndDrop as unknown as { default?: typeof dragAndDrop }).default ?? dragAndDrop
 const DnDCalendar = withDragAndDrop<CalendarEvent>(Calendar)
 
 /** Spec section 9: 'MMM dd, yyyy' and 'h:mm a'. */

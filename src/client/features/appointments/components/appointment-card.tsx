@@ -37,7 +37,11 @@ export function AppointmentCard({
 }) {
   const when = appointmentWhen(a.appointmentDate, timeZone)
   return (
-    <Card data-testid="appointment-card" className="flex min-w-0 flex-col">
+    <Card
+      data-testid="appointment-card"
+      data-appointment-id={a.id}
+      className="flex min-w-0 flex-col"
+    >
       <CardContent className="flex flex-1 flex-col gap-3 p-4 sm:p-5">
         <div className="flex min-w-0 items-start justify-between gap-3">
           <div className="min-w-0">
