@@ -13,8 +13,13 @@
 // (issue 24: B's 10 jobs behind A's 5,000, throughput, the claim at 100,000 due jobs; alone:
 // BENCH_PARTS=jobs npm run bench), messaging (issue 25: a 10,000-recipient bulk SMS to the fake
 // Twilio: enqueue time, sends/s, enqueue -> sent p99, RSS, webhook ingestion; alone:
-// BENCH_PARTS=messaging npm run bench). Scratch data only: a database
+// BENCH_PARTS=messaging npm run bench), appointments and billing (issue 26: a week of
+// appointments among 100,000, and the invoice list and summary over 100,000 invoices, at 1
+// connection with the raw SQL beside them, and PDF time per invoice; alone:
+// BENCH_PARTS=appointments,billing npm run bench). Scratch data only: a database
 // created on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
+import { benchAppointments, type AppointmentsResult } from './bench/appointments'
+import { benchBilling, type BillingResult } from './bench/billing'
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
 import { benchJobs, type JobsResult } from './bench/jobs'
@@ -77,6 +82,16 @@ async function main(): Promise<void> {
     console.log('\n== Messaging (issue 25): bulk send to the fake Twilio ==')
     messaging = await benchMessaging(log)
   }
+  let appointments: AppointmentsResult | null = null
+  if (config.parts('appointments')) {
+    console.log('\n== Appointments (issue 26): a week among many ==')
+    appointments = await benchAppointments(log)
+  }
+  let billing: BillingResult | null = null
+  if (config.parts('billing')) {
+    console.log('\n== Billing (issue 26): the invoice list, summary and PDFs ==')
+    billing = await benchBilling(log)
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -90,7 +105,13 @@ async function main(): Promise<void> {
   for (const line of targets(pgRes, lite)) console.log(line)
   if (leads) for (const line of leadsReport(leads)) console.log(line)
   console.log('')
-  console.log(summaryLine(pgRes, lite, leads, jobs, messaging ? { messaging } : {}))
+  console.log(
+    summaryLine(pgRes, lite, leads, jobs, {
+      ...(messaging ? { messaging } : {}),
+      ...(appointments ? { appointments } : {}),
+      ...(billing ? { billing } : {}),
+    }),
+  )
 }
 
 main().catch((error: unknown) => {
