@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react'
-import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
+import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
 import { Skeleton } from '@/client/components/ui/skeleton'
 
 export const revenueTitle = 'Revenue (last 12 months)'
@@ -9,7 +9,9 @@ export function RevenueCard({ children, note }: { children: ReactNode; note?: Re
   return (
     <Card>
       <CardHeader>
-        <CardTitle id="revenue-chart-title">{revenueTitle}</CardTitle>
+        <h2 id="revenue-chart-title" className="text-lg leading-tight font-semibold">
+          {revenueTitle}
+        </h2>
         {note ? <p className="text-sm text-slate-600">{note}</p> : null}
       </CardHeader>
       <CardContent>{children}</CardContent>

@@ -2,11 +2,11 @@ import { Dialog } from '@/client/components/ui/dialog'
 import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { formatCalendarDate, formatDate } from '@/shared/dates'
+import { gstStateName } from '@/shared/gst-states'
 import { formatMoney } from '@/shared/money'
 import type { Invoice, InvoiceDetail } from '@/shared/schemas/billing'
 import { useInvoice } from '../api/get-invoice'
 import { billedName, invoiceKindLabels } from '../billing-labels'
-import { gstStateLabel } from '../gst-states'
 import { InvoiceLinesTable, PaymentsList, TotalsList } from './invoice-detail-parts'
 import { InvoiceStatusBadge } from './invoice-status-badge'
 
@@ -46,7 +46,10 @@ function Details({
         ) : null}
         {inv.cancelReason ? <Row label="Cancel reason">{inv.cancelReason}</Row> : null}
         {detail?.patientStateCode ? (
-          <Row label="Place of supply">{gstStateLabel(detail.patientStateCode)}</Row>
+          <Row label="Place of supply">
+            {gstStateName(detail.patientStateCode) ?? detail.patientStateCode} (
+            {detail.patientStateCode})
+          </Row>
         ) : null}
         {detail?.hospital.gstin ? <Row label="GSTIN">{detail.hospital.gstin}</Row> : null}
       </dl>

@@ -70,6 +70,11 @@ describe('invoiceFormSchema', () => {
     })
     expect(found['lines.0.unitPrice']).toMatch(/Enter an amount/)
     expect(found.dueDate).toBe('Due date cannot be in the past')
+    // Every message at once, not only the first stage's.
+    expect(found.patientId).toBe('Choose a patient')
+    expect(found['lines.0.name']).toBe('Service name is required')
+    expect(found['lines.0.quantity']).toBe('Quantity must be at least 1')
+    expect(found['lines.0.code']).toBe('SAC/HSN code must be 4 to 8 digits')
   })
 
   it('refuses a quantity of 0, a price over ₹1 crore and a discount over the amount', () => {

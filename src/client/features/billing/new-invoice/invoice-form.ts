@@ -3,11 +3,7 @@ import { addDays, format } from 'date-fns'
 import { z } from 'zod'
 import { DEFAULT_TIME_ZONE } from '@/shared/dates'
 import type { GstRate } from '@/shared/billing'
-import {
-  type CatalogueService,
-  type CreateInvoiceInput,
-  createInvoiceInput,
-} from '@/shared/schemas/billing'
+import { type CatalogueService, createInvoiceInput } from '@/shared/schemas/billing'
 import { paiseToRupeesText, RUPEES_MESSAGE, rupeesTextToPaise } from '../money-input'
 import type { PreviewLine } from './invoice-preview'
 
@@ -88,30 +84,43 @@ export function previewLineOf(line: LineValues): PreviewLine {
   }
 }
 
+/** The API body for the typed values; a rupee text that is not an amount becomes null. */
+function toInput(v: InvoiceFormValues) {
+  return {
+    patientId: v.patientId,
+    lines: v.lines.map((l) => ({
+      ...(l.serviceId ? { serviceId: l.serviceId } : {}),
+      name: l.name,
+      code: l.code,
+      quantity: count(l.quantity),
+      unitPrice: rupeesTextToPaise(l.unitPrice),
+      discount: l.discount.trim() ? rupeesTextToPaise(l.discount) : 0,
+      gstRate: Number(l.gstRate) as GstRate,
+    })),
+    dueDate: v.dueDate,
+    notes: v.notes,
+    ...(v.patientStateCode ? { patientStateCode: v.patientStateCode } : {}),
+  }
+}
+
 /**
  * The form's schema: typed rupees become paise, then the shared createInvoiceInput (the one
- * the server uses) checks everything, so its messages land on the same field paths. The due
- * date may not be before today in the hospital's zone (the server checks it too).
+ * the server uses) checks everything, so its messages land on the same field paths, all at
+ * once. A rupee text that is not an amount gets this form's own message instead of the
+ * schema's. The due date may not be before today in the hospital's zone (the server checks
+ * it too).
  */
 export function invoiceFormSchema(today: string = todayIn()) {
   return z
     .custom<InvoiceFormValues>()
-    .transform((v, ctx): CreateInvoiceInput => {
-      const lines = v.lines.map((l, i) => {
-        const unitPrice = rupeesTextToPaise(l.unitPrice)
-        if (unitPrice === null)
-          ctx.addIssue({ code: 'custom', path: ['lines', i, 'unitPrice'], message: RUPEES_MESSAGE })
-        const discount = l.discount.trim() ? rupeesTextToPaise(l.discount) : 0
-        if (discount === null)
-          ctx.addIssue({ code: 'custom', path: ['lines', i, 'discount'], message: RUPEES_MESSAGE })
-        return {
-          ...(l.serviceId ? { serviceId: l.serviceId } : {}),
-          name: l.name,
-          code: l.code,
-          quantity: count(l.quantity),
-          unitPrice: unitPrice ?? 0,
-          discount: discount ?? 0,
-          gstRate: Number(l.gstRate) as GstRate,
+    .superRefine((v, ctx) => {
+      const input = toInput(v)
+      const own = new Set<string>()
+      input.lines.forEach((l, i) => {
+        for (const field of ['unitPrice', 'discount'] as const) {
+          if (l[field] !== null) continue
+          own.add(`lines.${i}.${field}`)
+          ctx.addIssue({ code: 'custom', path: ['lines', i, field], message: RUPEES_MESSAGE })
         }
       })
       if (/^\d{4}-\d{2}-\d{2}$/.test(v.dueDate) && v.dueDate < today)
@@ -120,15 +129,14 @@ export function invoiceFormSchema(today: string = todayIn()) {
           path: ['dueDate'],
           message: 'Due date cannot be in the past',
         })
-      return {
-        patientId: v.patientId,
-        lines,
-        dueDate: v.dueDate,
-        notes: v.notes,
-        ...(v.patientStateCode ? { patientStateCode: v.patientStateCode } : {}),
+      const shared = createInvoiceInput.safeParse(input)
+      if (shared.success) return
+      for (const issue of shared.error.issues) {
+        if (own.has(issue.path.join('.'))) continue
+        ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message })
       }
     })
-    .pipe(createInvoiceInput)
+    .transform((v) => createInvoiceInput.parse(toInput(v)))
 }
 
 /** What the form hands to the API: the shared createInvoiceInput's output. */

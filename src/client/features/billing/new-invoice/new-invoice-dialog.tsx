@@ -9,10 +9,10 @@ import { Field } from '@/client/components/ui/field'
 import { NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
+import { gstStateName, gstStates } from '@/shared/gst-states'
 import { MAX_INVOICE_LINES } from '@/shared/schemas/billing'
 import { useCreateInvoice } from '../api/create-invoice'
 import { useServices } from '../api/get-services'
-import { gstStates } from '../gst-states'
 import {
   defaultInvoiceValues,
   emptyLine,
@@ -141,7 +141,12 @@ function NewInvoiceForm({ onClose, hospitalStateCode, timeZone }: Props) {
           hint="Another state than the hospital's is billed IGST"
         >
           <NativeSelect id="new-invoice-state" {...form.register('patientStateCode')}>
-            <option value="">Same as the hospital</option>
+            <option value="">
+              Same as the hospital
+              {hospitalStateCode
+                ? ` (${gstStateName(hospitalStateCode) ?? hospitalStateCode})`
+                : ''}
+            </option>
             {gstStates.map((s) => (
               <option key={s.code} value={s.code}>
                 {s.name} ({s.code})
