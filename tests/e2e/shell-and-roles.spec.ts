@@ -28,9 +28,9 @@ test('only the super admin sees the Super Admin link; other screens show a comin
 }) => {
   await login(page, 'admin@smiledental.demo')
   await expect(page.getByRole('link', { name: 'Super Admin' })).toHaveCount(0)
-  await page.getByRole('link', { name: 'Billing', exact: true }).click()
-  await expect(page.getByText('Billing & Invoices is coming soon')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Billing', exact: true })).toHaveAttribute(
+  await page.getByRole('link', { name: 'Campaigns', exact: true }).click()
+  await expect(page.getByText('Marketing Campaigns is coming soon')).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Campaigns', exact: true })).toHaveAttribute(
     'aria-current',
     'page',
   )

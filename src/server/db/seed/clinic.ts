@@ -1,4 +1,4 @@
-import { eq, inArray, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNull, sql } from 'drizzle-orm'
 import type { Tx } from '../client'
 import { bookingSettings, services } from '../schema/appointments'
 import { hospitals } from '../schema/hospitals'
@@ -141,8 +141,8 @@ const dental: DemoService[] = [
 
 /** GST details and UPI ids: Maharashtra (27) for Pune, Karnataka (29) for Bengaluru. */
 const settings: Record<string, { gstin: string; stateCode: string; upiId: string } | undefined> = {
-  sanjeevani: { gstin: '27AABCS1429B1Z5', stateCode: '27', upiId: 'sanjeevanihospital@icici' },
-  smiledental: { gstin: '29AAKFS7781M1Z2', stateCode: '29', upiId: 'smiledental@hdfcbank' },
+  sanjeevani: { gstin: '27AABCS1429B1ZU', stateCode: '27', upiId: 'sanjeevanihospital@icici' },
+  smiledental: { gstin: '29AAKFS7781M1Z5', stateCode: '29', upiId: 'smiledental@hdfcbank' },
 }
 
 export async function seedDemoClinic(tx: Tx, demo: readonly DemoHospital[]): Promise<boolean> {
@@ -162,7 +162,12 @@ export async function seedDemoClinic(tx: Tx, demo: readonly DemoHospital[]): Pro
     if (!row) continue
     await tx.execute(sql`set local role none`)
     const own = settings[h.key]
-    if (own) await tx.update(hospitals).set(own).where(eq(hospitals.id, row.id))
+    // Only where unset: a re-run never overwrites what an admin saved in Settings → General.
+    if (own)
+      await tx
+        .update(hospitals)
+        .set(own)
+        .where(and(eq(hospitals.id, row.id), isNull(hospitals.gstin)))
     await tx.execute(
       sql`select set_config('role', 'app_user', true), set_config('app.hospital_id', ${row.id}, true)`,
     )
