@@ -6,11 +6,11 @@ import { useUser } from '@/client/lib/current-user'
 import { formatDate, formatTime } from '@/shared/dates'
 import type { CommunicationStatus } from '@/shared/schemas/leads'
 import { communicationStatuses } from '@/shared/schemas/leads'
-import { useSandboxOutbox } from './api/get-sandbox-outbox'
-import { SandboxLabel } from './components/sandbox-label'
-import { StatusBadge } from './components/status-badge'
-import { channelLabels } from './message-rules'
-import type { SandboxMessage } from './types'
+import { useSandboxOutbox } from '@/client/components/messaging/api/get-sandbox-outbox'
+import { SandboxLabel } from '@/client/components/messaging/components/sandbox-label'
+import { StatusBadge } from '@/client/components/messaging/components/status-badge'
+import { channelLabels } from '@/client/components/messaging/message-rules'
+import type { SandboxMessage } from '@/client/components/messaging/types'
 
 const isStatus = (s: string): s is CommunicationStatus =>
   (communicationStatuses as readonly string[]).includes(s)

@@ -2,7 +2,7 @@ import { MessageSquare, X } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { NativeSelect } from '@/client/components/ui/input'
-import { BulkMessageDialog } from '@/client/features/messaging/components/bulk-message-dialog'
+import { BulkMessageDialog } from '@/client/components/messaging/components/bulk-message-dialog'
 import { toast } from '@/client/lib/toast'
 import {
   type LeadStatus,

@@ -12,7 +12,7 @@ import {
   leadStatusLabels,
 } from '@/shared/schemas/leads'
 import { useLead } from '../api/get-lead'
-import { CommunicationHistory } from '@/client/features/messaging/components/communication-history'
+import { CommunicationHistory } from '@/client/components/messaging/components/communication-history'
 import { useMarkLeadRead } from '../api/mark-lead-read'
 import { LeadEditForm } from './lead-edit-form'
 import { LeadQuickActions } from './lead-quick-actions'

@@ -1,6 +1,6 @@
 import { Mail, MessageCircle, MessageSquare, MoreHorizontal, Phone } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
-import { MessageActions } from '@/client/features/messaging/components/message-actions'
+import { MessageActions } from '@/client/components/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
 import type { Lead } from '@/shared/schemas/leads'
 import { contactHref, leadRecipient } from '../lead-format'

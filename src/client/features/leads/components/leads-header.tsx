@@ -8,7 +8,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '@/client/components/ui/dropdown-menu'
-import { useUnread } from '@/client/features/messaging/api/get-unread'
+import { useUnread } from '@/client/components/messaging/api/get-unread'
 import { paths } from '@/client/paths'
 import type { Stats } from '@/shared/schemas/leads'
 

@@ -12,7 +12,7 @@ import {
 import type { ReactNode } from 'react'
 import { ScheduleAppointmentButton } from '@/client/components/appointments/schedule-appointment-button'
 import { Button } from '@/client/components/ui/button'
-import { MessageButton } from '@/client/features/messaging/components/message-actions'
+import { MessageButton } from '@/client/components/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
 import { patientRecipient } from '../format-contact'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
