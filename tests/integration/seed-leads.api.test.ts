@@ -144,6 +144,7 @@ describe('demo leads in a freshly seeded database', () => {
     const now = new Date()
     await db().execute(sql`delete from leads`)
     await db().execute(sql`delete from lead_settings`)
+    await db().execute(sql`delete from invoices`)
     await db().execute(sql`delete from patients`)
     await db().execute(sql`update patient_number_counters set next_value = 1`)
     for (const hospital of demoHospitals) {

@@ -117,10 +117,14 @@ async function exec(db: Database['db'], ...statements: ReturnType<typeof sql>[])
 
 /** Removes demo rows the way an earlier, many-transaction seed could have left them. */
 const remove = {
-  /** Its leads too: converted leads link patients (communications go with their lead). */
+  /**
+   * Its leads and invoices too: converted leads link patients (communications go with their
+   * lead), and invoices are never deleted with their patient.
+   */
   patientsOf: (email: string) =>
     sql`with h as (select id from hospitals where email = ${email}),
-          gone as (delete from leads where hospital_id = (select id from h))
+          gone as (delete from leads where hospital_id = (select id from h)),
+          billed as (delete from invoices where hospital_id = (select id from h))
         delete from patients where hospital_id = (select id from h)`,
   counterOf: (email: string) =>
     sql`delete from patient_number_counters where hospital_id = (select id from hospitals where email = ${email})`,
@@ -206,7 +210,7 @@ describe('demo seed in one database', () => {
       remove.patientsOf(sdc),
       remove.counterOf(sdc),
       // A patient the clinic removed stays removed: the hospital still has patients.
-      sql`delete from patients where patient_number = (select max(patient_number) from patients p where hospital_id = (select id from hospitals where email = ${smh}) and not exists (select 1 from leads l where l.hospital_id = p.hospital_id and l.patient_id = p.id))`,
+      sql`delete from patients where patient_number = (select max(patient_number) from patients p where hospital_id = (select id from hospitals where email = ${smh}) and not exists (select 1 from leads l where l.hospital_id = p.hospital_id and l.patient_id = p.id) and not exists (select 1 from invoices i where i.hospital_id = p.hospital_id and i.patient_id = p.id))`,
     )
     expect(await seedDemo(db(), app.auth, TEST_PASSWORD)).toBe(true)
     const after = await demoRows(db())
