@@ -1,7 +1,6 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Tx } from '../../src/server/db/client'
-import { withTenant } from '../../src/server/db/tenant'
 import type { Patient } from '../../src/shared/schemas/patients'
 import { login } from '../support/login'
 import {
