@@ -132,7 +132,7 @@ describe('PDF', () => {
     const text = await pdfText(pdf)
     expect(text).toContain('Tax Invoice')
     expect(text).toContain(inv.invoiceNumber)
-    expect(text).toContain('GSTIN: 27AABCS1429B1Z5')
+    expect(text).toContain('GSTIN: 27AABCS1429B1ZU')
     expect(text).toContain('Knee brace')
     expect(text).toContain('9021')
     expect(text).toContain(`CGST ₹1,071.43`)
