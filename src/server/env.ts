@@ -149,6 +149,8 @@ const envShape = z.object({
   // point them at local fakes (tests/support/fakes/). A hospital's credentials are its own
   // (Settings → Integrations), never env. WhatsApp's Cloud API is META_GRAPH_URL's Graph API.
   TWILIO_API_URL: z.string().url().default('https://api.twilio.com'),
+  /** Twilio's Content API (WhatsApp templates' approval, read by Resync). */
+  TWILIO_CONTENT_URL: z.string().url().default('https://content.twilio.com'),
   MSG91_API_URL: z.string().url().default('https://control.msg91.com'),
   SENDGRID_API_URL: z.string().url().default('https://api.sendgrid.com'),
   /** The sandbox provider reports a message delivered this long after it was sent. */

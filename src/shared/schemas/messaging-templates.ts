@@ -120,7 +120,7 @@ export type UpdateTemplateInput = z.infer<typeof updateTemplateInput>
 export const resyncResult = z.object({
   checked: z.number(),
   updated: z.number(),
-  /** Why some could not be checked (e.g. Twilio Content approval is not synced). */
+  /** What needs doing: templates the provider does not know, not yet submitted, or rejected (with why). */
   notes: z.array(z.string()),
   templates: z.array(messageTemplate),
 })

@@ -47,6 +47,11 @@ export interface FakeTwilio extends FakeHttp {
     statuses: string[],
     options?: { order?: 'in-order' | 'reversed' | 'twice'; errorCode?: number },
   ) => Promise<number[]>
+  /**
+   * Content templates' WhatsApp approvals by Content SID (HX…), answered on the Content API's
+   * GET /v1/Content/{Sid}/ApprovalRequests (point TWILIO_CONTENT_URL at this fake).
+   */
+  contentApprovals: Map<string, { accountSid: string; status: string; rejectionReason?: string }>
   /** Posts an inbound message (a reply) to `url` as Twilio would, signed; answers the status. */
   sendInbound: (
     url: string,
@@ -67,8 +72,11 @@ export async function startFakeTwilio(
   const list = operationValidator(file, MESSAGES, 'get')
   const messages: FakeTwilioMessage[] = []
   const acceptedTo = new Map<string, number>()
+  const contentApprovals: FakeTwilio['contentApprovals'] = new Map()
 
   const fake = await startHttpFake((req, take) => {
+    const content = /^\/v1\/Content\/([^/]+)\/ApprovalRequests$/.exec(req.path)
+    if (content?.[1]) return approvalRequests(req, decodeURIComponent(content[1]))
     const match = /^\/2010-04-01\/Accounts\/([^/]+)\/Messages\.json$/.exec(req.path)
     if (!match?.[1]) return error(404, 20404, 'The requested resource was not found')
     const accountSid = decodeURIComponent(match[1])
@@ -117,6 +125,36 @@ export async function startFakeTwilio(
     return { status: 201, body: resource(message) }
   }, port)
 
+  /** The Content API's ApprovalRequests resource, for the account whose credentials came. */
+  function approvalRequests(req: RecordedRequest, sid: string): Answer {
+    const accountSid = Object.keys(accounts).find(
+      (a) => req.headers.authorization === basic(a, accounts[a] ?? ''),
+    )
+    if (!accountSid) return error(401, 20003, 'Authenticate')
+    if (req.method !== 'GET') return error(405, 20004, 'Method not allowed')
+    if (!/^HX[0-9a-f]{32}$/.test(sid)) return error(400, 20001, 'Invalid Content SID')
+    const approval = contentApprovals.get(sid)
+    if (approval?.accountSid !== accountSid)
+      return error(404, 20404, 'The requested resource was not found')
+    return {
+      status: 200,
+      body: {
+        sid,
+        account_sid: accountSid,
+        url: `https://content.twilio.com/v1/Content/${sid}/ApprovalRequests`,
+        whatsapp: {
+          type: 'whatsapp',
+          name: `template_${sid.slice(-6)}`,
+          category: 'UTILITY',
+          content_type: 'twilio/text',
+          status: approval.status,
+          rejection_reason: approval.rejectionReason ?? '',
+          allow_category_change: true,
+        },
+      },
+    }
+  }
+
   function listMessages(req: RecordedRequest, accountSid: string): Answer {
     const query = Object.fromEntries(req.query)
     const since = query['DateSent>']
@@ -140,6 +178,7 @@ export async function startFakeTwilio(
     ...fake,
     messages,
     acceptedTo,
+    contentApprovals,
     async sendStatuses(sid, statuses, options = {}) {
       const message = messages.find((m) => m.sid === sid)
       if (!message?.statusCallback) throw new Error(`no status callback for ${sid}`)

@@ -16,6 +16,8 @@ import type { MessageProvider } from './provider'
  */
 export interface ProviderUrls {
   twilio: string
+  /** Twilio's Content API (env TWILIO_CONTENT_URL); https://content.twilio.com when absent. */
+  twilioContent?: string | undefined
   msg91: string
   sendgrid: string
   metaGraph: string
@@ -35,6 +37,7 @@ export interface SmtpOptions {
 type ProviderEnv = Pick<
   Env,
   | 'TWILIO_API_URL'
+  | 'TWILIO_CONTENT_URL'
   | 'MSG91_API_URL'
   | 'SENDGRID_API_URL'
   | 'META_GRAPH_URL'
@@ -45,6 +48,7 @@ type ProviderEnv = Pick<
 export function providerUrlsFromEnv(env: ProviderEnv): ProviderUrls {
   return {
     twilio: env.TWILIO_API_URL,
+    twilioContent: env.TWILIO_CONTENT_URL,
     msg91: env.MSG91_API_URL,
     sendgrid: env.SENDGRID_API_URL,
     metaGraph: env.META_GRAPH_URL,

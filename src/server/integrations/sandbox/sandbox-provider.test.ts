@@ -5,6 +5,7 @@ import { sandboxMessageId, sandboxProvider } from './sandbox-provider'
 
 const urls = providerUrlsFromEnv({
   TWILIO_API_URL: 'http://twilio.test',
+  TWILIO_CONTENT_URL: 'http://content.twilio.test',
   MSG91_API_URL: 'http://msg91.test',
   SENDGRID_API_URL: 'http://sendgrid.test',
   META_GRAPH_URL: 'http://graph.test',

@@ -1,4 +1,4 @@
-import { and, eq, isNotNull } from 'drizzle-orm'
+import { and, eq, isNotNull, or } from 'drizzle-orm'
 import type { TemplateApprovalStatus } from '../../../shared/messaging'
 import type { ResyncResult } from '../../../shared/schemas/messaging-templates'
 import { messageTemplates } from '../../db/schema/messaging'
@@ -6,6 +6,11 @@ import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { appSecretProof, graphErrorFrom } from '../../integrations/meta/graph'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
+import {
+  fetchTwilioApproval,
+  TWILIO_CONTENT_URL,
+  type TwilioApproval,
+} from '../../integrations/twilio/content-approvals'
 import { recordAudit } from '../audit/audit.service'
 import { readMessagingConfig } from './connection.service'
 import { type TemplateOptions, toTemplate } from './templates.service'
@@ -14,8 +19,8 @@ import { type TemplateOptions, toTemplate } from './templates.service'
 const MAX_PAGES = 20
 const TIMEOUT_MS = 15_000
 
-export const TWILIO_APPROVAL_NOTE =
-  "WhatsApp is sent through Twilio: check each Content template's WhatsApp approval in the Twilio Console (Content Template Builder); it is not synced here."
+/** Content templates read from Twilio at most in one resync. */
+const MAX_TWILIO_TEMPLATES = 100
 export const SANDBOX_APPROVAL_NOTE =
   'WhatsApp is on the sandbox: templates naming a provider template count as approved there, so the demo can open conversations. Connect Meta to sync real approvals.'
 
@@ -82,11 +87,28 @@ async function metaTemplates(
   return found
 }
 
+/** Each Content SID's WhatsApp approval from Twilio's Content API (null: Twilio does not know it). */
+async function twilioApprovals(
+  urls: ProviderUrls,
+  account: { accountSid: string; authToken: string },
+  contentSids: string[],
+): Promise<Map<string, TwilioApproval | null>> {
+  const found = new Map<string, TwilioApproval | null>()
+  for (const sid of contentSids.slice(0, MAX_TWILIO_TEMPLATES)) {
+    if (found.has(sid)) continue
+    found.set(
+      sid,
+      await fetchTwilioApproval(urls.twilioContent ?? TWILIO_CONTENT_URL, account, sid),
+    )
+  }
+  return found
+}
+
 /**
  * POST /api/message-templates/resync (admins): WhatsApp templates' approval from the provider.
  * Meta: its Graph list of the business account's templates, matched by name (and language when
- * Meta has the same name in several). Twilio: not synced (a note says where to look). Sandbox:
- * templates naming a provider template count as approved.
+ * Meta has the same name in several). Twilio: each template's Content SID from the Content
+ * API's ApprovalRequests. Sandbox: templates naming a provider template count as approved.
  */
 export async function resyncTemplates(
   opts: TemplateOptions & { urls: ProviderUrls },
@@ -95,7 +117,20 @@ export async function resyncTemplates(
   const wa = config.whatsapp
   const notes: string[] = []
   const remote = wa.provider === 'meta' ? await metaTemplates(opts.urls, wa) : []
-  if (wa.provider === 'twilio') notes.push(TWILIO_APPROVAL_NOTE)
+  let contents = new Map<string, TwilioApproval | null>()
+  if (wa.provider === 'twilio') {
+    const sids = await withTenant(opts.db, opts, async (tx) =>
+      (
+        await tx
+          .select({ sid: messageTemplates.contentSid })
+          .from(messageTemplates)
+          .where(
+            and(eq(messageTemplates.channel, 'whatsapp'), isNotNull(messageTemplates.contentSid)),
+          )
+      ).flatMap((r) => (r.sid ? [r.sid] : [])),
+    )
+    contents = await twilioApprovals(opts.urls, wa, sids)
+  }
   if (wa.provider === 'sandbox') notes.push(SANDBOX_APPROVAL_NOTE)
   return withTenant(opts.db, opts, async (tx) => {
     const named = await tx
@@ -104,15 +139,30 @@ export async function resyncTemplates(
       .where(
         and(
           eq(messageTemplates.channel, 'whatsapp'),
-          isNotNull(messageTemplates.providerTemplateName),
+          or(
+            isNotNull(messageTemplates.providerTemplateName),
+            isNotNull(messageTemplates.contentSid),
+          ),
         ),
       )
     let updated = 0
     const missing: string[] = []
+    const unsubmitted: string[] = []
+    const rejected: string[] = []
     for (const t of named) {
       let status: TemplateApprovalStatus | null = null
       if (wa.provider === 'sandbox') status = 'approved'
-      if (wa.provider === 'meta') {
+      if (wa.provider === 'twilio') {
+        if (!t.contentSid) continue
+        if (!contents.has(t.contentSid)) continue // beyond this resync's limit
+        const approval = contents.get(t.contentSid) ?? null
+        if (!approval) missing.push(`${t.name} (${t.contentSid})`)
+        else if (!approval.status) unsubmitted.push(t.name)
+        else if (approval.status === 'rejected' && approval.rejectionReason)
+          rejected.push(`${t.name}: ${approval.rejectionReason}`)
+        status = approval?.status ?? null
+      }
+      if (wa.provider === 'meta' && t.providerTemplateName) {
         const same = remote.filter((r) => r.name === t.providerTemplateName)
         const match = same.find((r) => r.language === t.language) ?? same[0]
         status = match ? approvalOf(match.status) : null
@@ -125,11 +175,18 @@ export async function resyncTemplates(
         .where(eq(messageTemplates.id, t.id))
       updated++
     }
-    if (missing.length) {
+    if (missing.length && wa.provider === 'meta') {
       notes.push(
         `Not found in WhatsApp Manager: ${missing.join(', ')}. Check the template name and language.`,
       )
     }
+    if (missing.length && wa.provider === 'twilio') {
+      notes.push(`Not found in Twilio's Content API: ${missing.join(', ')}. Check the Content SID.`)
+    }
+    if (unsubmitted.length) {
+      notes.push(`Not yet submitted to WhatsApp for approval in Twilio: ${unsubmitted.join(', ')}.`)
+    }
+    if (rejected.length) notes.push(`Rejected by WhatsApp: ${rejected.join('; ')}.`)
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,
