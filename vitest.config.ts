@@ -9,5 +9,7 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // The run's template databases, migrated and seeded once (tests/support/templates.ts).
+    globalSetup: ['tests/support/global-setup.ts'],
   },
 })

@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto'
 import { sql, type SQL } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
-import pg from 'pg'
 import { type AppOptions, buildApp } from '../../src/server/app'
 import type { Auth } from '../../src/server/auth/auth'
 import { type AppDb, type Database, openDatabase } from '../../src/server/db/client'
 import { seedDemo } from '../../src/server/db/seed/demo'
 import { parseSecretsKeys } from '../../src/server/secrets/keys'
 import { installSecretsKeys } from '../../src/server/secrets/secrets'
+import { adminQuery, pgliteTemplate, postgresTemplate, type TemplateKind } from './templates'
 
 /** The password every seeded demo account gets in tests. */
 export const TEST_PASSWORD = 'arogya-test-password-2026'
@@ -26,16 +26,19 @@ export interface TestDatabase {
 
 /**
  * A fresh database for one test file: in-memory PGlite by default, or a uniquely named
- * database on the PostgreSQL server at TEST_DATABASE_URL (dropped again in drop()).
+ * database on the PostgreSQL server at TEST_DATABASE_URL (dropped again in drop()). Migrated;
+ * `seeded` also holds the demo hospitals. Both come from the run's templates when vitest's
+ * global setup made them (tests/support/templates.ts), else they are built here.
  */
-export async function openTestDatabase(): Promise<TestDatabase> {
+export async function openTestDatabase(kind: TemplateKind = 'migrated'): Promise<TestDatabase> {
   const serverUrl = process.env.TEST_DATABASE_URL
   if (!serverUrl) {
-    const database = await openDatabase({})
+    const database = await openDatabase({ restoreFrom: pgliteTemplate(kind) })
     return { database, drop: () => database.close() }
   }
   const name = `arogya_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`
-  await adminQuery(serverUrl, `CREATE DATABASE ${name}`)
+  const template = postgresTemplate(kind)
+  await adminQuery(serverUrl, `CREATE DATABASE ${name}${template ? ` TEMPLATE ${template}` : ''}`)
   const url = new URL(serverUrl)
   url.pathname = `/${name}`
   let database: Database
@@ -55,16 +58,6 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   }
 }
 
-async function adminQuery(serverUrl: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: serverUrl })
-  await client.connect()
-  try {
-    await client.query(text)
-  } finally {
-    await client.end()
-  }
-}
-
 export interface TestApp {
   app: FastifyInstance
   auth: Auth
@@ -79,7 +72,10 @@ export async function createTestApp(
   overrides: Partial<Omit<AppOptions, 'database'>> = {},
 ): Promise<TestApp> {
   installSecretsKeys(parseSecretsKeys(TEST_SECRETS_KEY))
-  const { database, drop, directUrl } = await openTestDatabase()
+  const fromTemplate = Boolean(
+    process.env.TEST_DATABASE_URL ? postgresTemplate('seeded') : pgliteTemplate('seeded'),
+  )
+  const { database, drop, directUrl } = await openTestDatabase(fromTemplate ? 'seeded' : 'migrated')
   try {
     const { app, auth } = await buildApp({
       database,
@@ -91,7 +87,7 @@ export async function createTestApp(
       signInThrottle: { ipCeiling: 10_000 },
       ...overrides,
     })
-    await seedDemo(database.db, auth, TEST_PASSWORD)
+    if (!fromTemplate) await seedDemo(database.db, auth, TEST_PASSWORD)
     await app.ready()
     return {
       app,
