@@ -20,10 +20,8 @@ import {
  * TEST_DATABASE_URL is set, else PGlite). Set AROGYA_TEST_TEMPLATES=off to skip it.
  */
 export default async function setup(): Promise<() => Promise<void>> {
-  if (process.env[TEMPLATES_ENV] === 'off') {
-    delete process.env[TEMPLATES_ENV]
-    return async () => {}
-  }
+  // Workers read 'off' as no templates (readTemplates).
+  if (process.env[TEMPLATES_ENV] === 'off') return async () => {}
   installSecretsKeys(parseSecretsKeys(TEST_SECRETS_KEY))
   const serverUrl = process.env.TEST_DATABASE_URL
   const templates: TestTemplates = {}

@@ -29,7 +29,7 @@ export const TEMPLATES_ENV = 'AROGYA_TEST_TEMPLATES'
 
 export function readTemplates(): TestTemplates {
   const raw = process.env[TEMPLATES_ENV]
-  if (!raw) return {}
+  if (!raw || raw === 'off') return {}
   try {
     return JSON.parse(raw) as TestTemplates
   } catch {
