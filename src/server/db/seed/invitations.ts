@@ -27,6 +27,7 @@ export async function seedDemoInvitations(
   demo: readonly { key: string; email: string }[],
   now: Date,
 ): Promise<boolean> {
+  await tx.execute(sql`select set_config('role', 'none', true)`)
   const rows = await tx
     .select({ id: hospitals.id, email: hospitals.email })
     .from(hospitals)
