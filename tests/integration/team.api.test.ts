@@ -144,6 +144,12 @@ describe('suspension', () => {
       'team.member_suspended',
       'team.member_activated',
     ])
+    const events = await queryRows<{ event: string }>(
+      t.db,
+      sql`select event from security_events where user_id = ${id} and event like 'user.%'
+          order by created_at, id`,
+    )
+    expect(events.map((e) => e.event)).toEqual(['user.suspended', 'user.unsuspended'])
   })
 })
 

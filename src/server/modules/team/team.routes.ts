@@ -14,6 +14,7 @@ import type { SessionCache } from '../../auth/session-cache'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
 import type { Mailer } from '../../integrations/email/mailer'
+import { recordSecurityEvent } from '../security/security-log'
 import { acceptInvitation, lookupInvitation } from './invitation-accept.service'
 import { createInvitation, resendInvitation, revokeInvitation } from './invitations.service'
 import { listTeam, removeMember, updateMember } from './team.service'
@@ -76,8 +77,24 @@ export function teamRoutes(app: FastifyInstance, deps: TeamRouteDeps): void {
   app.patch('/api/team/members/:id', manage, async (req) => {
     const { id } = parse(memberParam, req.params, 'id')
     const values = parse(updateMemberInput, req.body)
-    const { member, revoked } = await updateMember({ db, ...actingMember(req), id, values })
-    if (revoked) deps.sessions.dropUser(id)
+    const acting = actingMember(req)
+    const { member, changes } = await updateMember({ db, ...acting, id, values })
+    if (changes.role || changes.suspended) deps.sessions.dropUser(id)
+    const events = [
+      ...(changes.role ? (['user.role_changed'] as const) : []),
+      ...(changes.suspended ? (['user.suspended'] as const) : []),
+      ...(changes.activated ? (['user.unsuspended'] as const) : []),
+    ]
+    for (const event of events)
+      await recordSecurityEvent(db, {
+        event,
+        userId: id,
+        email: member.email,
+        hospitalId: acting.hospitalId,
+        impersonatorUserId: acting.impersonatorUserId,
+        ip: req.ip,
+        details: { by: acting.userId, ...(changes.role ? { role: changes.role } : {}) },
+      })
     return member
   })
 

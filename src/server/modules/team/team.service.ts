@@ -96,6 +96,13 @@ export async function listTeam(opts: TeamOptions): Promise<Team> {
   })
 }
 
+/** What a PATCH changed (nothing, when the member already was so). */
+export interface MemberChanges {
+  role: string | undefined
+  suspended: boolean
+  activated: boolean
+}
+
 type MemberRow = Awaited<ReturnType<typeof findMember>>
 
 /** A member of this hospital, locked; another hospital's user or a platform account is a 404. */
@@ -147,11 +154,11 @@ async function audit(
  * member's sessions in the same transaction (migration 0008's triggers NOTIFY every instance,
  * which drop their cached sessions); the caller also drops this instance's cache at once.
  * Activation takes a seat, so the plan's limit applies. The last active admin cannot be
- * demoted or suspended. Returns whether the member's sessions were ended.
+ * demoted or suspended. Returns the member and what changed.
  */
 export async function updateMember(
   opts: TeamOptions & { id: string; values: UpdateMemberInput },
-): Promise<{ member: TeamMember; revoked: boolean }> {
+): Promise<{ member: TeamMember; changes: MemberChanges }> {
   const { role, status } = opts.values
   const result = await withPlatform(opts.db, async (tx) => {
     await lockTeam(tx, opts.hospitalId)
@@ -192,7 +199,7 @@ export async function updateMember(
       )
     if (activate) await audit(tx, opts, before, 'team.member_activated', `Activated ${before.name}`)
     const after = await findMember(tx, opts.hospitalId, opts.id)
-    return { after, revoked: suspend || set.role !== undefined }
+    return { after, changes: { role: set.role, suspended: suspend, activated: activate } }
   })
   const { after } = result
   return {
@@ -206,7 +213,7 @@ export async function updateMember(
       lastSignInAt: null,
       isYou: after.id === opts.userId,
     },
-    revoked: result.revoked,
+    changes: result.changes,
   }
 }
 
