@@ -35,7 +35,7 @@ beforeAll(async () => {
   api = teamApi(t.app)
   admin = await login(t.app, demoEmail('admin'))
   hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
-})
+}, 180_000) // seeding a fresh database is slow on a busy machine
 afterAll(async () => {
   await t?.close()
 })

@@ -7,7 +7,7 @@ import {
 } from '../../src/shared/schemas/team'
 import { expectError, issuePaths } from '../support/http'
 import { browserHeaders, login, signIn } from '../support/login'
-import { auditActions, teamApi, teamOf } from '../support/team'
+import { auditActions, invitationToken, teamApi, teamOf } from '../support/team'
 import { loginSuperAdmin } from '../support/two-factor'
 import {
   createTestApp,
@@ -35,7 +35,7 @@ beforeAll(async () => {
   adminB = await login(t.app, demoEmail('admin', 'smiledental'))
   hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
   hospitalB = await hospitalIdOf(t.db, 'smiledental')
-})
+}, 180_000) // seeding a fresh database is slow on a busy machine
 afterAll(async () => {
   await t?.close()
 })
@@ -202,6 +202,20 @@ describe('DELETE /api/team/members/:id', () => {
     expect(audit?.n).toBe(1)
     expect((await signIn(t.app, email)).statusCode).toBe(403)
     expectError(await api.remove(admin, id), 404)
+  })
+
+  it('lets a removed member be invited again: the same account returns with a new password', async () => {
+    const email = demoEmail('viewer')
+    const id = await userIdOf(t.db, email)
+    const res = await api.invite(admin, { email, name: 'Vikas Rao', role: 'nurse' })
+    expect(res.statusCode, res.body).toBe(201)
+    const accepted = await api.accept(await invitationToken(t.db, email), 'Phir-Se-Swagat-2026')
+    expect(accepted.statusCode, accepted.body).toBe(201)
+    expect(await userIdOf(t.db, email)).toBe(id)
+    expect((await signIn(t.app, email)).statusCode).toBe(401)
+    const cookie = await login(t.app, email, 'Phir-Se-Swagat-2026')
+    expect((await me(cookie)).json()).toMatchObject({ role: 'nurse', hospitalId: hospitalA })
+    expect((await memberOf(admin, email)).status).toBe('active')
   })
 })
 

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm'
+import { and, eq } from 'drizzle-orm'
 import { splitName } from '../../../shared/names'
 import type { StaffRole } from '../../../shared/roles'
 import {
@@ -13,7 +13,7 @@ import {
 import type { Auth } from '../../auth/auth'
 import { insertCredentialUser } from '../../auth/credential-user'
 import type { AppDb, Tx } from '../../db/client'
-import { user } from '../../db/schema/auth'
+import { account, user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { invitations } from '../../db/schema/team'
 import { withPlatform } from '../../db/tenant'
@@ -21,7 +21,7 @@ import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import type { InvitationRow } from './invitations.service'
 import { hashInvitationToken, hospitalIdOfToken } from './invitation-token'
-import { asPlatform, asTenant, lockTeam, seatUsage } from './team-db'
+import { asPlatform, asTenant, emailState, lockTeam, seatUsage } from './team-db'
 
 /**
  * The public side of an invitation (no session): the acceptance page looks it up, then the
@@ -98,20 +98,16 @@ export async function acceptInvitation(opts: {
       const hospitalId = hospitalIdOfToken(opts.token)
       await lockTeam(tx, hospitalId)
       const row = usable(await findByToken(tx, opts.token))
-      const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, row.email))
-      if (taken) throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE)
+      const existing = await emailState(tx, row.email)
+      if (existing.kind === 'taken') throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE)
       // The invitation held a seat; should the plan have shrunk since, the limit still holds.
       const usage = await seatUsage(tx, hospitalId, row.id)
       if (usage.activeMembers + usage.pendingInvitations >= usage.maxUsers)
         throw new AppError('CONFLICT', userLimitMessage(usage.maxUsers))
-      const { firstName, lastName } = splitName(row.name)
-      const userId = await insertCredentialUser(
-        tx,
-        { email: row.email, firstName, lastName, role: row.role, hospitalId, emailVerified: true },
-        passwordHash,
-      )
-      if (row.name !== `${firstName} ${lastName}`.trim())
-        await tx.update(user).set({ name: row.name }).where(eq(user.id, userId))
+      const userId =
+        existing.kind === 'rejoin'
+          ? await rejoin(tx, existing.userId, row, passwordHash)
+          : await newMember(tx, row, passwordHash)
       await asTenant(tx, hospitalId)
       await tx
         .update(invitations)
@@ -132,6 +128,60 @@ export async function acceptInvitation(opts: {
     if (isUniqueViolation(error)) throw new AppError('CONFLICT', INVITATION_USED_MESSAGE)
     throw error
   }
+}
+
+/** A new account with the invitation's name and role, its email verified by the link. */
+async function newMember(tx: Tx, row: InvitationRow, passwordHash: string): Promise<string> {
+  const { firstName, lastName } = splitName(row.name)
+  const userId = await insertCredentialUser(
+    tx,
+    {
+      email: row.email,
+      firstName,
+      lastName,
+      role: row.role,
+      hospitalId: row.hospitalId,
+      emailVerified: true,
+    },
+    passwordHash,
+  )
+  if (row.name !== `${firstName} ${lastName}`.trim())
+    await tx.update(user).set({ name: row.name }).where(eq(user.id, userId))
+  return userId
+}
+
+/**
+ * A removed member comes back (the same account, so old audit rows still name them): attached
+ * to this hospital with the invitation's role, active, with the password just chosen.
+ */
+async function rejoin(tx: Tx, userId: string, row: InvitationRow, passwordHash: string) {
+  await tx
+    .update(user)
+    .set({
+      hospitalId: row.hospitalId,
+      role: row.role,
+      isActive: true,
+      banned: false,
+      banReason: null,
+      banExpires: null,
+      emailVerified: true,
+      updatedAt: new Date(),
+    })
+    .where(eq(user.id, userId))
+  const updated = await tx
+    .update(account)
+    .set({ password: passwordHash, updatedAt: new Date() })
+    .where(and(eq(account.userId, userId), eq(account.providerId, 'credential')))
+    .returning({ id: account.id })
+  if (!updated.length)
+    await tx.insert(account).values({
+      id: crypto.randomUUID(),
+      accountId: userId,
+      providerId: 'credential',
+      userId,
+      password: passwordHash,
+    })
+  return userId
 }
 
 function isUniqueViolation(error: unknown): boolean {

@@ -7,7 +7,6 @@ import {
   type InvitationSent,
 } from '../../../shared/schemas/team'
 import type { AppDb, Tx } from '../../db/client'
-import { user } from '../../db/schema/auth'
 import { invitations } from '../../db/schema/team'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
@@ -19,7 +18,7 @@ import {
   invitationUrl,
   newInvitationToken,
 } from './invitation-token'
-import { asTenant, assertSeatFree, lockTeam, seatUsage } from './team-db'
+import { asTenant, assertSeatFree, emailState, lockTeam, seatUsage } from './team-db'
 
 export type InvitationRow = typeof invitations.$inferSelect
 
@@ -57,7 +56,8 @@ export interface CreateInvitationOptions {
  *   await createInvitation({ db, mailer, publicUrl, hospitalId, invitedByUserId, email, name, role })
  *
  * `email` is expected trimmed and lower-cased (the shared `inviteMemberInput` does that). In one
- * transaction under the team lock: refuses an address that already has an account (409), one
+ * transaction under the team lock: refuses an address that already has an account (409; a
+ * removed member's may be invited again), one
  * with an open invitation here (409; an expired one is replaced), and one more seat beyond the
  * plan's `max_users` (409 naming it); stores the invitation (token hashed, 7 days) with its
  * audit row. After COMMIT the email goes through the mailer (sandbox outbox without SMTP); a
@@ -71,8 +71,7 @@ export async function createInvitation(
   const { token, hash } = newInvitationToken(opts.hospitalId)
   const { row, hospitalName } = await withPlatform(opts.db, async (tx) => {
     await lockTeam(tx, opts.hospitalId)
-    const [taken] = await tx.select({ id: user.id }).from(user).where(eq(user.email, opts.email))
-    if (taken) throw emailTaken()
+    if ((await emailState(tx, opts.email)).kind === 'taken') throw emailTaken()
     const usage = await seatUsage(tx, opts.hospitalId)
     await asTenant(tx, opts.hospitalId)
     // An expired invitation of this address gives way to the new one.

@@ -96,3 +96,28 @@ export function assertSeatFree(usage: SeatUsage): void {
   if (usage.activeMembers + usage.pendingInvitations >= usage.maxUsers)
     throw new AppError('CONFLICT', userLimitMessage(usage.maxUsers))
 }
+
+/**
+ * The account that already uses this email (platform mode): 'free' when none; 'rejoin' when it
+ * is a removed member (no hospital, deactivated, not a platform account), who may be invited
+ * again and gets a new password on accepting; 'taken' otherwise.
+ */
+export async function emailState(
+  tx: Tx,
+  email: string,
+): Promise<{ kind: 'free' } | { kind: 'rejoin'; userId: string } | { kind: 'taken' }> {
+  const [row] = await tx
+    .select({
+      id: user.id,
+      hospitalId: user.hospitalId,
+      isActive: user.isActive,
+      isSuperAdmin: user.isSuperAdmin,
+      role: user.role,
+    })
+    .from(user)
+    .where(eq(user.email, email))
+  if (!row) return { kind: 'free' }
+  if (!row.hospitalId && !row.isActive && !row.isSuperAdmin && row.role !== 'super_admin')
+    return { kind: 'rejoin', userId: row.id }
+  return { kind: 'taken' }
+}
