@@ -46,6 +46,7 @@ import { messagingSettingsApi } from './modules/messaging-settings/messaging-set
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { sessionRoutes } from './modules/session/session.routes'
+import { teamRoutes } from './modules/team/team.routes'
 
 export interface AppOptions {
   database: Database
@@ -204,6 +205,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
   })
   outboxRoutes(app, { db })
+  // Admin → a hospital admin's team and the public invitation page (issue 27).
+  teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   messagingSettingsApi(app, {

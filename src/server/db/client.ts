@@ -23,6 +23,7 @@ import * as meta from './schema/meta'
 import * as patients from './schema/patients'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
+import * as team from './schema/team'
 
 /** The extensions every embedded database opens with (the migrations create them). */
 export const embeddedExtensions = { pg_trgm, btree_gist, btree_gin }
@@ -41,6 +42,7 @@ export const schema = {
   ...meta,
   ...appointments,
   ...billing,
+  ...team,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>
