@@ -18,7 +18,8 @@ export function useErasePatient() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: erasePatient,
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: patientsRootKey }),
+    // Not awaited: the dialog closes (and says so) before the refetch renames the patient.
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: patientsRootKey }),
   })
 }
 

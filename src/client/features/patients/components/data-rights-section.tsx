@@ -62,7 +62,8 @@ export function DataRightsSection({ patient }: { patient: Patient }) {
         <h4 className="text-sm font-semibold text-slate-800">Messaging consent</h4>
         <ConsentList of={{ kind: 'patient', id: patient.id }} />
       </div>
-      {isAdmin && !erased ? (
+      {/* Mounted until the section goes: the erase's success toast fires after the refetch. */}
+      {isAdmin ? (
         <ErasePatientDialog patient={patient} open={erasing} onOpenChange={setErasing} />
       ) : null}
     </section>

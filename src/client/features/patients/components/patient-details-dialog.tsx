@@ -27,7 +27,7 @@ function Details({ patient, timeZone }: { patient: Patient; timeZone: string | u
   const dob = patient.dateOfBirth
   const rows: [string, string | null][] = [
     ['Patient Number', patient.patientNumber],
-    ['Phone', formatPhone(patient.phone)],
+    ['Phone', patient.phone ? formatPhone(patient.phone) : null],
     ['Email', patient.email],
     [
       'Date of Birth',
