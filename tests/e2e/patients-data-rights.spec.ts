@@ -26,6 +26,12 @@ test('an admin exports a patient’s record and erases the patient', async ({ pa
     allergies: 'Sulpha drugs',
   })
 
+  const consent = await page.request.post('/api/consents', {
+    data: { patientId: created.id, channel: 'whatsapp', action: 'opt_in' },
+    headers: { origin: new URL(page.url()).origin },
+  })
+  expect(consent.status(), await consent.text()).toBe(201)
+
   await page.goto('/patients')
   await page
     .getByPlaceholder('Search patients by name, email, or phone...')
@@ -33,7 +39,14 @@ test('an admin exports a patient’s record and erases the patient', async ({ pa
   await page.getByRole('button', { name: `View Details of ${name}` }).click()
   const details = page.getByRole('dialog', { name: `Patient Details: ${name}` })
   await expect(details.getByRole('heading', { name: 'Data rights' })).toBeVisible()
-  await expect(details.getByText('No consent records yet.')).toBeVisible()
+  // The WhatsApp opt-in is listed; Withdraw records an opt-out and keeps the opt-in.
+  const consents = details.getByRole('list').filter({ hasText: 'WhatsApp' })
+  await expect(consents.getByText('Opted in')).toBeVisible()
+  await consents.getByRole('button', { name: 'Withdraw WhatsApp consent' }).click()
+  await expect(page.getByText('WhatsApp consent withdrawn')).toBeVisible()
+  await expect(consents.getByText('Withdrawn', { exact: true })).toBeVisible()
+  await expect(consents.getByText('(superseded)')).toBeVisible()
+  await expect(consents.getByRole('button', { name: /^Withdraw/ })).toHaveCount(0)
 
   // Both downloads arrive, with this patient's record.
   const json = page.waitForEvent('download')
