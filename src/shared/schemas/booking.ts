@@ -51,6 +51,8 @@ export const bookingPage = z.object({
     address: z.string().nullable(),
     timeZone: z.string(),
     slug: z.string(),
+    /** The grievance officer (DPDP Act 2023), when the hospital has set one. */
+    grievance: z.object({ name: z.string().nullable(), email: z.string() }).nullable().optional(),
   }),
   services: z.array(bookingService),
   doctors: z.array(bookingDoctor),

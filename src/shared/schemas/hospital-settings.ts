@@ -101,6 +101,18 @@ const upiId = clearable(
     }),
 )
 
+/** The grievance officer (DPDP Act 2023): a name and an email, shown on the booking page. */
+export const GRIEVANCE_EMAIL_MESSAGE = 'Enter a valid email address, e.g. grievance@clinic.in'
+const grievanceName = clearable(
+  z.string().min(2, { message: 'Name must be at least 2 characters' }),
+)
+const grievanceEmail = clearable(
+  z
+    .string()
+    .transform((v) => v.toLowerCase())
+    .pipe(z.email({ message: GRIEVANCE_EMAIL_MESSAGE })),
+)
+
 export const hospitalSettingsShape = {
   name: z
     .string({ message: 'Hospital name is required' })
@@ -139,6 +151,8 @@ export const hospitalSettingsShape = {
     .max(MAX_REMINDER_OFFSETS, { message: 'At most 4 reminders' })
     .refine((v) => new Set(v).size === v.length, { message: 'Each reminder time only once' })
     .transform((v) => [...v].sort((a, b) => b - a)),
+  grievanceName,
+  grievanceEmail,
 }
 
 /** The GSTIN's state must be the hospital's state when both are given. */
@@ -175,6 +189,8 @@ export const hospitalSettings = z.object({
   invoicePrefix: z.string(),
   workingHours: z.record(z.string(), z.tuple([z.string(), z.string()]).nullable()),
   reminderOffsets: z.array(z.number()),
+  grievanceName: z.string().nullable(),
+  grievanceEmail: z.string().nullable(),
 })
 export type HospitalSettings = Omit<z.infer<typeof hospitalSettings>, 'workingHours'> & {
   workingHours: WorkingHours

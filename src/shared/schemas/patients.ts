@@ -185,6 +185,8 @@ export const patient = z.object({
   abhaNumber: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** When the patient was erased (DPDP data rights): the personal fields are cleared. */
+  erasedAt: z.string().nullable().optional(),
 })
 export type Patient = z.infer<typeof patient>
 

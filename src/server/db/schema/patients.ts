@@ -56,6 +56,9 @@ export const patients = pgTable(
     medicalHistory: text('medical_history'),
     allergies: text('allergies'),
     abhaNumber: text('abha_number'),
+    /** Set when the patient was erased (DPDP data rights, drizzle/0020): fields cleared. */
+    erasedAt: timestamp('erased_at', { withTimezone: true }),
+    erasedBy: text('erased_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     // Search keys (docs/decisions/011), computed by PostgreSQL and never written by the app.

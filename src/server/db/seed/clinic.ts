@@ -140,9 +140,32 @@ const dental: DemoService[] = [
 ]
 
 /** GST details and UPI ids: Maharashtra (27) for Pune, Karnataka (29) for Bengaluru. */
-const settings: Record<string, { gstin: string; stateCode: string; upiId: string } | undefined> = {
-  sanjeevani: { gstin: '27AABCS1429B1ZU', stateCode: '27', upiId: 'sanjeevanihospital@icici' },
-  smiledental: { gstin: '29AAKFS7781M1Z5', stateCode: '29', upiId: 'smiledental@hdfcbank' },
+/** With each, the grievance officer (DPDP Act 2023) shown on the booking page (issue 27). */
+const settings: Record<
+  string,
+  | {
+      gstin: string
+      stateCode: string
+      upiId: string
+      grievanceName: string
+      grievanceEmail: string
+    }
+  | undefined
+> = {
+  sanjeevani: {
+    gstin: '27AABCS1429B1ZU',
+    stateCode: '27',
+    upiId: 'sanjeevanihospital@icici',
+    grievanceName: 'Dr. Farah Khan',
+    grievanceEmail: 'grievance@sanjeevanihospital.in',
+  },
+  smiledental: {
+    gstin: '29AAKFS7781M1Z5',
+    stateCode: '29',
+    upiId: 'smiledental@hdfcbank',
+    grievanceName: 'Naveen Gowda',
+    grievanceEmail: 'privacy@smiledental.in',
+  },
 }
 
 export async function seedDemoClinic(tx: Tx, demo: readonly DemoHospital[]): Promise<boolean> {

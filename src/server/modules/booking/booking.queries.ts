@@ -25,6 +25,8 @@ export interface BookingHospital {
   timeZone: string
   slug: string
   workingHours: WorkingHours
+  grievanceName: string | null
+  grievanceEmail: string | null
 }
 
 /** One answer for an unknown slug and a page that is off: nothing tells them apart. */
@@ -45,6 +47,8 @@ export async function hospitalBySlug(db: AppDb, slug: string): Promise<BookingHo
         timeZone: hospitals.timeZone,
         slug: hospitals.slug,
         workingHours: hospitals.workingHours,
+        grievanceName: hospitals.grievanceName,
+        grievanceEmail: hospitals.grievanceEmail,
         subscription: hospitals.subscriptionStatus,
       })
       .from(hospitals)

@@ -46,6 +46,9 @@ export async function getBookingPage(
       address: hospital.address,
       timeZone: hospital.timeZone,
       slug: hospital.slug,
+      grievance: hospital.grievanceEmail
+        ? { name: hospital.grievanceName, email: hospital.grievanceEmail }
+        : null,
     },
     services,
     doctors,

@@ -30,6 +30,8 @@ const settingsColumns = {
   invoicePrefix: hospitals.invoicePrefix,
   workingHours: hospitals.workingHours,
   reminderOffsets: hospitals.reminderOffsets,
+  grievanceName: hospitals.grievanceName,
+  grievanceEmail: hospitals.grievanceEmail,
 }
 
 type SettingsRow = {
@@ -48,6 +50,8 @@ function toSettings(row: SettingsRow): HospitalSettings {
     invoicePrefix: row.invoicePrefix ?? '',
     workingHours: row.workingHours ?? defaultWorkingHours,
     reminderOffsets: row.reminderOffsets ?? [...defaultReminderOffsets],
+    grievanceName: row.grievanceName,
+    grievanceEmail: row.grievanceEmail,
   }
 }
 

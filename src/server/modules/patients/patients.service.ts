@@ -77,6 +77,7 @@ export function toPatient(row: PatientRow): Patient {
     abhaNumber: row.abhaNumber,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    erasedAt: row.erasedAt ? row.erasedAt.toISOString() : null,
   }
 }
 

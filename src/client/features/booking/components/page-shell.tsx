@@ -28,6 +28,15 @@ export function PageShell({
       <footer className="mx-auto max-w-xl px-4 pb-8 text-xs text-slate-600">
         Online booking by Arogya CRM. Your name and mobile number are shared only with this clinic,
         to confirm and remind you of your appointment.
+        {hospital?.grievance ? (
+          <span className="mt-2 block [overflow-wrap:anywhere]">
+            Questions or complaints about your data? Contact{' '}
+            {hospital.grievance.name ?? 'the grievance officer'},{' '}
+            <a className="text-brand-700 underline" href={`mailto:${hospital.grievance.email}`}>
+              {hospital.grievance.email}
+            </a>
+          </span>
+        ) : null}
       </footer>
     </div>
   )

@@ -13,6 +13,7 @@ import {
 } from '@/shared/schemas/leads'
 import { useLead } from '../api/get-lead'
 import { CommunicationHistory } from '@/client/components/messaging/components/communication-history'
+import { ConsentList } from '@/client/components/messaging/components/consent-list'
 import { useMarkLeadRead } from '../api/mark-lead-read'
 import { LeadEditForm } from './lead-edit-form'
 import { LeadQuickActions } from './lead-quick-actions'
@@ -89,6 +90,9 @@ function Details({ lead }: { lead: Lead }) {
       </Section>
       <Section title="Communication History">
         <CommunicationHistory of={{ kind: 'lead', id: lead.id }} />
+      </Section>
+      <Section title="Messaging Consent">
+        <ConsentList of={{ kind: 'lead', id: lead.id }} />
       </Section>
     </div>
   )

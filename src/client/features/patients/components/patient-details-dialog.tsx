@@ -12,6 +12,7 @@ import { genderLabels, type Patient } from '@/shared/schemas/patients'
 import { usePatient } from '../api/get-patient'
 import { formatContact, patientRecipient } from '../format-contact'
 import { ageText } from './age-text'
+import { DataRightsSection } from './data-rights-section'
 
 /** The patient to show: its id, and the row already on screen (if any) to show at once. */
 export interface Viewing {
@@ -26,7 +27,7 @@ function Details({ patient, timeZone }: { patient: Patient; timeZone: string | u
   const dob = patient.dateOfBirth
   const rows: [string, string | null][] = [
     ['Patient Number', patient.patientNumber],
-    ['Phone', formatPhone(patient.phone)],
+    ['Phone', patient.phone ? formatPhone(patient.phone) : null],
     ['Email', patient.email],
     [
       'Date of Birth',
@@ -89,12 +90,13 @@ export function PatientDetailsDialog({
           <section className="min-w-0 space-y-3 rounded-lg border border-slate-200 p-4">
             <div className="flex flex-wrap items-center justify-between gap-2">
               <h3 className="text-base font-semibold">Communication History</h3>
-              {canMessage ? (
+              {canMessage && !patient.erasedAt ? (
                 <MessageButton to={patientRecipient(patient)} buttonProps={{ size: 'sm' }} />
               ) : null}
             </div>
             <CommunicationHistory of={{ kind: 'patient', id: patient.id }} />
           </section>
+          <DataRightsSection patient={patient} />
         </div>
       ) : query.isError ? (
         <p role="alert" className="text-sm text-red-700">

@@ -17,7 +17,16 @@ import { useUpdateHospitalSettings } from '../api/hospital-settings'
 import { ReminderOffsetsField } from './reminder-offsets-field'
 import { WorkingHoursFields } from './working-hours-fields'
 
-type Text = 'name' | 'timeZone' | 'slug' | 'gstin' | 'stateCode' | 'upiId' | 'invoicePrefix'
+type Text =
+  | 'name'
+  | 'timeZone'
+  | 'slug'
+  | 'gstin'
+  | 'stateCode'
+  | 'upiId'
+  | 'invoicePrefix'
+  | 'grievanceName'
+  | 'grievanceEmail'
 
 /** IANA zones this browser knows, with the saved one kept even if it does not list it. */
 function timeZones(current: string): string[] {
@@ -37,6 +46,8 @@ function toForm(s: HospitalSettings): HospitalSettingsFormInput {
     invoicePrefix: s.invoicePrefix,
     workingHours: s.workingHours,
     reminderOffsets: s.reminderOffsets,
+    grievanceName: s.grievanceName ?? '',
+    grievanceEmail: s.grievanceEmail ?? '',
   }
 }
 
@@ -146,6 +157,34 @@ export function GeneralForm({ saved, canEdit }: { saved: HospitalSettings; canEd
             hint="Your public booking page: /book/ followed by this"
           >
             <Input {...a11y('slug')} {...form.register('slug')} maxLength={60} spellCheck={false} />
+          </Field>
+          <Field
+            id="general-grievanceName"
+            label="Grievance officer"
+            error={errors.grievanceName?.message}
+            hint="Whom patients contact about their data (DPDP Act 2023)"
+          >
+            <Input
+              {...a11y('grievanceName')}
+              {...form.register('grievanceName')}
+              maxLength={100}
+              autoComplete="off"
+            />
+          </Field>
+          <Field
+            id="general-grievanceEmail"
+            label="Grievance email"
+            error={errors.grievanceEmail?.message}
+            hint="Shown on your public booking page"
+          >
+            <Input
+              {...a11y('grievanceEmail')}
+              {...form.register('grievanceEmail')}
+              type="email"
+              maxLength={100}
+              autoComplete="off"
+              spellCheck={false}
+            />
           </Field>
         </div>
         <WorkingHoursFields control={form.control} errors={errors.workingHours} />
