@@ -55,7 +55,7 @@ export const hospitals = pgTable(
     stateCode: text('state_code'),
     /** The UPI id (VPA) an invoice's QR code pays. */
     upiId: text('upi_id'),
-    /** The grievance officer (DPDP Act 2023), shown on the booking page (drizzle/0020). */
+    /** The grievance officer (DPDP Act 2023), shown on the booking page (drizzle/0021). */
     grievanceName: text('grievance_name'),
     grievanceEmail: text('grievance_email'),
     workingHours: jsonb('working_hours')

@@ -56,7 +56,7 @@ export const patients = pgTable(
     medicalHistory: text('medical_history'),
     allergies: text('allergies'),
     abhaNumber: text('abha_number'),
-    /** Set when the patient was erased (DPDP data rights, drizzle/0020): fields cleared. */
+    /** Set when the patient was erased (DPDP data rights, drizzle/0021): fields cleared. */
     erasedAt: timestamp('erased_at', { withTimezone: true }),
     erasedBy: text('erased_by'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
