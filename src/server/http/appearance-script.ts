@@ -4,4 +4,4 @@
  * first paint, so a dark page never flashes light (issue 27). Any other inline script stays
  * blocked. appearance-script.test.ts checks this hash against the script in index.html.
  */
-export const APPEARANCE_SCRIPT_SOURCE = "'sha256-fpIt9GL9DTA53lgfrhCG2P1vmlVbdgTgNyOqX95rWJU='"
+export const APPEARANCE_SCRIPT_SOURCE = "'sha256-EMDzfDLKpUoV7fi+NLwHiGuZsm+dYiaoqjCciG/X1UU='"
