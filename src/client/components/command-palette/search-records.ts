@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { api, toQuery } from '@/client/lib/api-client'
 import { can } from '@/shared/permissions'
+import { formatPhone } from '@/shared/phone'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import type { LeadsPage } from '@/shared/schemas/leads'
 import type { Patient } from '@/shared/schemas/patients'
@@ -22,13 +23,17 @@ async function findPatients(search: string): Promise<FoundRecord[]> {
   const rows = await api.get<Patient[]>(
     `/api/patients${toQuery({ search, limit: RESULTS_PER_KIND })}`,
   )
-  return rows.map((p) => ({ id: p.id, name: p.name, detail: `${p.patientNumber} · ${p.phone}` }))
+  return rows.map((p) => ({
+    id: p.id,
+    name: p.name,
+    detail: `${p.patientNumber} · ${formatPhone(p.phone)}`,
+  }))
 }
 
 /** GET /api/leads?search= (name, phone or email), first few only. */
 async function findLeads(search: string): Promise<FoundRecord[]> {
   const page = await api.get<LeadsPage>(`/api/leads${toQuery({ search, limit: RESULTS_PER_KIND })}`)
-  return page.leads.map((l) => ({ id: l.id, name: l.name, detail: l.phone }))
+  return page.leads.map((l) => ({ id: l.id, name: l.name, detail: formatPhone(l.phone) }))
 }
 
 /**
