@@ -51,7 +51,6 @@ export const user = pgTable(
       'users_role_check',
       sql`role in ('super_admin', 'admin', 'doctor', 'nurse', 'receptionist', 'viewer')`,
     ),
-    check('users_preferences_object_check', sql`jsonb_typeof(preferences) = 'object'`),
   ],
 )
 
