@@ -51,6 +51,10 @@ const onDemand = {
     'features/leads/charts/lead-charts.tsx',
     '/dashboard (signed in)',
   ],
+  'Command palette with cmdk (on first Ctrl/⌘+K)': [
+    'components/command-palette/command-palette.tsx',
+    '/patients (signed in)',
+  ],
 }
 function routeKeys(route) {
   const keys = new Set(closure(entry))

@@ -16,6 +16,7 @@ import {
 } from './auth/sign-in-throttle'
 import type { Database } from './db/client'
 import type { ListenState } from './db/notify'
+import { APPEARANCE_SCRIPT_SOURCE } from './http/appearance-script'
 import { registerBodylessDeletes } from './http/bodyless-deletes'
 import { registerCompression } from './http/compress'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
@@ -46,6 +47,7 @@ import { messagingSettingsApi } from './modules/messaging-settings/messaging-set
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
+import { preferencesRoutes } from './modules/preferences/preferences.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 import { teamRoutes } from './modules/team/team.routes'
 
@@ -142,6 +144,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     contentSecurityPolicy: {
       directives: {
         'img-src': ["'self'", 'data:'],
+        // index.html's one inline script: the user's appearance before the first paint.
+        'script-src': ["'self'", APPEARANCE_SCRIPT_SOURCE],
         // Radix (scroll lock) and sonner add <style> elements at run time, so inline styles
         // stay allowed; no https: (no styles from other sites). docs/decisions/005.
         'style-src': ["'self'", "'unsafe-inline'"],
@@ -189,6 +193,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   servicesCatalogueRoutes(app, { db })
   // Settings → General: the hospital's settings and its booking page card (issue 26).
   hospitalSettingsRoutes(app, { db })
+  // Settings → Appearance: each user's own theme, colour and compact mode (issue 27).
+  preferencesRoutes(app, { db })
   // Sending messages: bulk send, batch progress, contact state, patients' messages (issue 25).
   messagingRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph, mailer })

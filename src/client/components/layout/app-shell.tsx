@@ -1,5 +1,7 @@
 import { Menu, X } from 'lucide-react'
 import { lazy, type ReactNode, Suspense, useEffect, useState } from 'react'
+import { AppearanceSync } from '@/client/components/appearance/appearance-sync'
+import { CommandPaletteButton } from '@/client/components/command-palette/command-palette-button'
 import { Button } from '@/client/components/ui/button'
 import { displayName } from '@/client/lib/display-name'
 import type { CurrentUser } from '@/shared/schemas/auth'
@@ -34,6 +36,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
   const who = `${displayName(user)} · ${roleLabels[user.role]}`
   return (
     <div className="flex min-h-screen">
+      <AppearanceSync />
       <Sidebar
         open={open}
         isSuperAdmin={user.isSuperAdmin}
@@ -70,6 +73,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
               {who}
             </p>
           </div>
+          <CommandPaletteButton user={user} />
           <Suspense fallback={<AvatarButtonPlaceholder user={user} />}>
             <UserMenu user={user} />
           </Suspense>

@@ -11,6 +11,7 @@ import { Button } from '@/client/components/ui/button'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs'
 import { api } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
+import { useOpenFromUrl } from '@/client/lib/use-open-from-url'
 import { paths } from '@/client/paths'
 import type { Patient } from '@/shared/schemas/patients'
 import { LazyAppointmentsCalendar } from './calendar/lazy-appointments-calendar'
@@ -34,6 +35,7 @@ export function AppointmentsPage() {
   const { timeZone, workingHours } = useHospitalSchedule()
   const [filters, setFilters] = useState<ListFilters>({ date: '', status: '' })
   const [target, setTarget] = useState<AppointmentDialogTarget | null>(null)
+  useOpenFromUrl(canWrite, () => setTarget({ kind: 'new' })) // ?new=1: the command palette
   const [, navigate] = useLocation()
   const toBook = usePatientToBook()
   const [bookedFromUrl, setBookedFromUrl] = useState<string | null>(null)

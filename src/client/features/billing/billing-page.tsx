@@ -2,6 +2,7 @@ import { Download, ListChecks, Plus } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { useCan } from '@/client/lib/current-user'
+import { useOpenFromUrl } from '@/client/lib/use-open-from-url'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
 import type { Invoice } from '@/shared/schemas/billing'
 import { useHospitalBilling } from './api/get-hospital-billing'
@@ -30,6 +31,7 @@ export function BillingPage() {
   const canWrite = useCan('billing:write')
   const hospital = useHospitalBilling()
   const [creating, setCreating] = useState(false)
+  useOpenFromUrl(canWrite, () => setCreating(true)) // ?new=1: the command palette's New Invoice
   const [managing, setManaging] = useState(false)
   const [viewing, setViewing] = useState<Invoice | null>(null)
   const [paying, setPaying] = useState<Invoice | null>(null)

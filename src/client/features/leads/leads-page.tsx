@@ -7,6 +7,7 @@ import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
+import { useOpenFromUrl } from '@/client/lib/use-open-from-url'
 import type { Lead, LeadSource, LeadStatus } from '@/shared/schemas/leads'
 import { useLeads } from './api/get-leads'
 import { useStats } from './api/get-stats'
@@ -47,6 +48,7 @@ export function LeadsPage() {
   const [syncing, setSyncing] = useState(false)
   const syncLeads = useSyncLeads()
   const [creating, setCreating] = useState(false)
+  useOpenFromUrl(canWrite, () => setCreating(true)) // ?new=1: the command palette's New Lead
   const tour = useTour()
   const contact = useContactActions()
   const [location, navigate] = useLocation()

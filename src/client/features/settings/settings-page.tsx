@@ -6,10 +6,11 @@ import { NotificationsPanel } from '@/client/components/messaging/components/not
 import { TemplatesPanel } from '@/client/components/messaging/components/templates-panel'
 import { useCan, useUser } from '@/client/lib/current-user'
 import { paths } from '@/client/paths'
+import { AppearancePanel } from './components/appearance-panel'
 import { GeneralPanel } from './components/general-panel'
 import { MetaConnectionCard } from './components/meta-connection-card'
 
-const tabs = ['general', 'integrations', 'notifications', 'templates'] as const
+const tabs = ['general', 'integrations', 'notifications', 'templates', 'appearance'] as const
 type Tab = (typeof tabs)[number]
 
 function Integrations() {
@@ -70,6 +71,7 @@ export function SettingsPage() {
             <TabsTrigger value="integrations">Integrations</TabsTrigger>
             <TabsTrigger value="notifications">Notifications</TabsTrigger>
             <TabsTrigger value="templates">Templates</TabsTrigger>
+            <TabsTrigger value="appearance">Appearance</TabsTrigger>
           </TabsList>
           <TabsContent value="integrations" className="space-y-3">
             <Integrations />
@@ -92,9 +94,15 @@ export function SettingsPage() {
           <TabsContent value="templates">
             <TemplatesPanel />
           </TabsContent>
+          <TabsContent value="appearance">
+            <AppearancePanel />
+          </TabsContent>
         </Tabs>
       ) : (
-        <Integrations />
+        <>
+          <Integrations />
+          <AppearancePanel />
+        </>
       )}
     </div>
   )

@@ -1,5 +1,15 @@
 import { sql } from 'drizzle-orm'
-import { boolean, check, index, integer, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core'
+import {
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  text,
+  timestamp,
+  uuid,
+} from 'drizzle-orm/pg-core'
 import { hospitals } from './hospitals'
 
 /**
@@ -31,6 +41,8 @@ export const user = pgTable(
     phone: text('phone'),
     isActive: boolean('is_active').notNull().default(true),
     isSuperAdmin: boolean('is_super_admin').notNull().default(false),
+    /** Settings → Appearance (migration 0022; shape: src/shared/schemas/preferences.ts). */
+    preferences: jsonb('preferences').$type<Record<string, unknown>>().notNull().default({}),
   },
   (t) => [
     index('users_hospital_idx').on(t.hospitalId),
