@@ -45,6 +45,7 @@ import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.ro
 import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
+import { platformRoutes } from './modules/platform/platform.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 
 export interface AppOptions {
@@ -204,6 +205,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
   })
   outboxRoutes(app, { db })
+  // The Super Admin Dashboard: hospitals, users, onboarding, activities (issue 27).
+  platformRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   messagingSettingsApi(app, {
