@@ -10,7 +10,7 @@ import { hospitals } from '../../db/schema/hospitals'
 
 /** Members who count against the plan and the bill: active and not suspended. */
 export const currentUsersSql = sql<number>`(select count(*)::int from users u
-  where u.hospital_id = ${hospitals.id} and u.is_active and not u.banned)`
+  where u.hospital_id = hospitals.id and u.is_active and not u.banned)`
 
 /** What a hospital card shows (spec section 3, "Hospital (read)"). */
 export const cardColumns = {
@@ -40,9 +40,9 @@ export const detailColumns = {
   staffCount: hospitals.staffCount,
   adminEmail: hospitals.adminEmail,
   tasksCompleted: sql<number>`(select count(*)::int from onboarding_tasks t
-    where t.hospital_id = ${hospitals.id} and t.completed_at is not null)`,
+    where t.hospital_id = hospitals.id and t.completed_at is not null)`,
   tasksTotal: sql<number>`(select count(*)::int from onboarding_tasks t
-    where t.hospital_id = ${hospitals.id})`,
+    where t.hospital_id = hospitals.id)`,
 }
 
 interface CardRow {
