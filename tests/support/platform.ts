@@ -17,7 +17,8 @@ export function adminCall(
       payload: JSON.stringify(body),
     })
   // No body: no JSON content type either (as the client sends it).
-  const { 'content-type': _json, ...headers } = browserHeaders(cookie)
+  const headers = browserHeaders(cookie)
+  delete headers['content-type']
   return app.inject({ method, url, headers })
 }
 
