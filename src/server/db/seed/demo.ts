@@ -8,6 +8,7 @@ import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from 
 import { seedDemoAppointments } from './appointments'
 import { seedDemoClinic } from './clinic'
 import { seedDemoMessaging } from './messaging'
+import { seedDemoPlatform } from './platform'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -180,6 +181,8 @@ export async function seedDemo(
     const clinic = await seedDemoClinic(tx as Tx, demoHospitals)
     // Issue 26: a fortnight of appointments around today, with reminders for those ahead.
     const booked = await seedDemoAppointments(tx as Tx, demoHospitals, now)
-    return messaging || clinic || booked || changed
+    // Issue 27: hospitals on trial, past due and cancelled; onboarding tasks; the platform trail.
+    const platform = await seedDemoPlatform(tx as Tx, demoHospitals, now)
+    return messaging || clinic || booked || platform || changed
   })
 }
