@@ -21,7 +21,7 @@ export function HospitalCard({
       <CardContent className="space-y-3 p-4 sm:p-5">
         <div className="flex flex-wrap items-start justify-between gap-2">
           <div className="min-w-0">
-            <h3 className="font-semibold">{hospital.name}</h3>
+            <h2 className="font-semibold">{hospital.name}</h2>
             <p className="text-sm text-slate-600">{hospital.email}</p>
           </div>
           <StatusBadge status={hospital.subscriptionStatus} />
