@@ -18,6 +18,11 @@ const AddOnsPage = lazy(() =>
 const BookingPage = lazy(() =>
   import('./features/booking/booking-page').then((m) => ({ default: m.BookingPage })),
 )
+const AcceptInvitationPage = lazy(() =>
+  import('./features/team/accept-invitation-page').then((m) => ({
+    default: m.AcceptInvitationPage,
+  })),
+)
 const LoginPage = lazy(() =>
   import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })),
 )
@@ -44,6 +49,7 @@ export function PublicRoutes() {
         <Route path={paths.addOns} component={AddOnsPage} />
         <Route path={paths.login} component={LoginPage} />
         <Route path={bookingPath} component={BookingPage} />
+        <Route path={paths.invite} component={AcceptInvitationPage} />
         <Route>
           <SignInOrNotFound />
         </Route>

@@ -36,6 +36,14 @@ const SandboxOutboxPage = lazy(() =>
 const SuperAdminPage = lazy(() =>
   import('./features/platform/super-admin-page').then((m) => ({ default: m.SuperAdminPage })),
 )
+const AdminPage = lazy(() =>
+  import('./features/team/admin-page').then((m) => ({ default: m.AdminPage })),
+)
+const InvitationWhileSignedIn = lazy(() =>
+  import('./features/team/accept-invitation-page').then((m) => ({
+    default: m.InvitationWhileSignedIn,
+  })),
+)
 const PricingPage = lazy(() =>
   import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
 )
@@ -100,7 +108,19 @@ export const staffRoutes: readonly StaffRoute[] = [
   comingSoon(paths.faqs, 'FAQ Management', 'hospital'),
   comingSoon(paths.support, 'Support Tickets', 'hospital'),
   comingSoon(paths.backup, 'Backup Settings', 'hospital'),
-  comingSoon(paths.admin, 'Admin', 'everyone'),
+  // Issue 27: a hospital admin's team; platform accounts keep the placeholder (admin-page.tsx).
+  {
+    path: paths.admin,
+    title: 'Admin',
+    access: 'everyone',
+    render: (user) => <AdminPage user={user} />,
+  },
+  {
+    path: paths.invite,
+    title: 'Invitation',
+    access: 'everyone',
+    render: () => <InvitationWhileSignedIn />,
+  },
   { path: paths.settings, title: 'Settings', access: 'everyone', render: () => <SettingsPage /> },
   {
     path: paths.sandboxOutbox,

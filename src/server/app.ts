@@ -47,6 +47,7 @@ import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { platformRoutes } from './modules/platform/platform.routes'
 import { sessionRoutes } from './modules/session/session.routes'
+import { teamRoutes } from './modules/team/team.routes'
 
 export interface AppOptions {
   database: Database
@@ -206,7 +207,9 @@ export async function buildApp(options: AppOptions): Promise<App> {
   })
   outboxRoutes(app, { db })
   // The Super Admin Dashboard: hospitals, users, onboarding, activities (issue 27).
-  platformRoutes(app, { db })
+  platformRoutes(app, { db, mailer, baseURL: options.baseURL })
+  // Admin → a hospital admin's team and the public invitation page (issue 27).
+  teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   messagingSettingsApi(app, {

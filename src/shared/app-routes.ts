@@ -23,6 +23,8 @@ export const appPaths = {
   pricing: '/pricing',
   addOns: '/add-ons',
   login: '/login',
+  /** A team invitation's acceptance page (issue 27; the token is in the #fragment). */
+  invite: '/invite',
 } as const
 
 export type AppPath = (typeof appPaths)[keyof typeof appPaths]
@@ -35,6 +37,7 @@ export const publicPaths: readonly AppPath[] = [
   appPaths.pricing,
   appPaths.addOns,
   appPaths.login,
+  appPaths.invite,
 ]
 
 /**

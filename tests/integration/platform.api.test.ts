@@ -180,8 +180,21 @@ describe('hospitals', () => {
       sql`select count(*)::int as n from audit_events where hospital_id = ${created.id} and action = 'platform.hospital.created'`,
     )
     expect(audit[0]?.n).toBe(1)
+    // Its first admin is invited by email (the team module's invitation, via the outbox).
+    const { invitation, ...detail } = res.json<HospitalDetail & { invitation: unknown }>()
+    expect(invitation).toMatchObject({ email: 'desk.a1@dhanvantari.test', emailStatus: 'sandbox' })
+    const [invite] = await queryRows<{ role: string; n: number }>(
+      t.db,
+      sql`select role, count(*) over ()::int as n from invitations where hospital_id = ${created.id}`,
+    )
+    expect(invite).toEqual({ role: 'admin', n: 1 })
+    const [mail] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from email_outbox where to_address = 'desk.a1@dhanvantari.test'`,
+    )
+    expect(mail?.n).toBe(1)
     const view = await call(sa, 'GET', `/api/admin/hospitals/${created.id}`)
-    expect(view.json()).toEqual(created)
+    expect(view.json()).toEqual(detail)
   })
 
   it('refuses bad input with the spec’s messages, and a second hospital with the same email', async () => {
@@ -211,6 +224,18 @@ describe('hospitals', () => {
       ),
     ).toEqual([''])
     expectError(await call(sa, 'POST', '/api/admin/hospitals', newHospital('a1')), 409, 'CONFLICT')
+    // A first admin whose email already has an account: refused before anything is made.
+    const taken = expectError(
+      await call(
+        sa,
+        'POST',
+        '/api/admin/hospitals',
+        newHospital('b6', { adminEmail: 'nurse@smiledental.demo' }),
+      ),
+      409,
+      'CONFLICT',
+    )
+    expect(taken.issues?.[0]?.path).toBe('adminEmail')
     const [n] = await queryRows<{ n: number }>(
       t.db,
       sql`select count(*)::int as n from hospitals where email like 'desk.b%'`,

@@ -43,6 +43,9 @@ const PUBLIC_ROUTES = [
   'GET /api/public/booking/:slug/slots',
   'POST /api/public/booking/:slug/holds',
   'POST /api/public/booking/:slug/holds/:id/confirm',
+  // The team invitation page (issue 27): 256-bit single-use tokens, hashed; rate-limited per IP.
+  'POST /api/public/invitations/lookup',
+  'POST /api/public/invitations/accept',
 ]
 
 let database: TestDatabase

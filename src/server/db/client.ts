@@ -24,6 +24,7 @@ import * as patients from './schema/patients'
 import * as platform from './schema/platform'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
+import * as team from './schema/team'
 
 /** The extensions every embedded database opens with (the migrations create them). */
 export const embeddedExtensions = { pg_trgm, btree_gist, btree_gin }
@@ -43,6 +44,7 @@ export const schema = {
   ...appointments,
   ...billing,
   ...platform,
+  ...team,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

@@ -152,6 +152,8 @@ export const createHospitalInput = z.strictObject({
   plan: z.enum(planIds, { message: 'Choose a plan' }).default('starter'),
   /** The first admin, invited by email (defaults to the hospital's email). */
   adminEmail: optionalAdminEmail,
+  /** The first admin's name, for the invitation (defaults to 'Hospital Admin'). */
+  adminName: optionalText(100),
 })
 export type CreateHospitalInput = z.input<typeof createHospitalInput>
 
@@ -204,6 +206,11 @@ export type HospitalCard = z.infer<typeof hospitalCard>
 export interface HospitalList {
   items: HospitalCard[]
   total: number
+}
+
+/** What POST /api/admin/hospitals answers: the hospital and how its admin's invitation went. */
+export interface CreatedHospital extends HospitalDetail {
+  invitation: { email: string; emailStatus: string } | null
 }
 
 export interface HospitalDetail extends HospitalCard {

@@ -12,7 +12,7 @@ import {
 import { hospitals } from './hospitals'
 
 /*
- * The Super Admin Dashboard's platform tables (issue 27, drizzle/0020_platform_admin.sql).
+ * The Super Admin Dashboard's platform tables (issue 27, drizzle/0021_platform_admin.sql).
  * Platform tables like meta_pages: the super admin (app_platform) reads and writes any row.
  */
 

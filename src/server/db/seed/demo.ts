@@ -7,6 +7,7 @@ import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
 import { seedDemoAppointments } from './appointments'
 import { seedDemoClinic } from './clinic'
+import { seedDemoInvitations } from './invitations'
 import { seedDemoMessaging } from './messaging'
 import { seedDemoPlatform } from './platform'
 import { createRng, generatePatients } from './patients'
@@ -181,8 +182,10 @@ export async function seedDemo(
     const clinic = await seedDemoClinic(tx as Tx, demoHospitals)
     // Issue 26: a fortnight of appointments around today, with reminders for those ahead.
     const booked = await seedDemoAppointments(tx as Tx, demoHospitals, now)
+    // Issue 27: a couple of pending team invitations per hospital.
+    const invited = await seedDemoInvitations(tx as Tx, demoHospitals, now)
     // Issue 27: hospitals on trial, past due and cancelled; onboarding tasks; the platform trail.
     const platform = await seedDemoPlatform(tx as Tx, demoHospitals, now)
-    return messaging || clinic || booked || platform || changed
+    return messaging || clinic || booked || invited || platform || changed
   })
 }

@@ -10,7 +10,7 @@ import type { DemoHospital } from './demo'
  * due and one cancelled (no staff accounts: they only fill the platform's tabs; their emails
  * are not '.demo' so the demo's own counts stay as they are), onboarding tasks in a mix of
  * states (the demo hospitals' own data completed most of theirs through the triggers of
- * drizzle/0020), and a platform audit trail. Runs in the demo seed's transaction; a database
+ * drizzle/0021), and a platform audit trail. Runs in the demo seed's transaction; a database
  * that has the extra hospitals already is left alone, so it is idempotent.
  */
 

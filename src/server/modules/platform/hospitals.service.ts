@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import { plans } from '../../../shared/plans'
 import {
   canMoveTo,
+  type CreatedHospital,
   type createHospitalInput,
   type HospitalDetail,
   type HospitalList,
@@ -12,11 +13,14 @@ import {
 } from '../../../shared/schemas/platform'
 import { formatMoney } from '../../../shared/money'
 import type { AppDb } from '../../db/client'
+import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordPlatformAudit } from '../audit/platform-audit.service'
+import type { Mailer } from '../../integrations/email/mailer'
 import { createPatientNumberCounter } from '../patients/patient-numbers'
+import { createInvitation } from '../team/invitations.service'
 import { cardColumns, containsPattern, detailColumns, toCard, toDetail } from './hospital-rows'
 
 const DAY_MS = 24 * 3600 * 1000
@@ -61,15 +65,19 @@ export async function getHospital(opts: { db: AppDb; id: string }): Promise<Hosp
 
 /**
  * POST /api/admin/hospitals: the hospital starts its plan's free trial; a trigger gives it its
- * six onboarding tasks; its first admin's email is kept for the invitation.
+ * six onboarding tasks; its first admin is invited by email (the team module's invitation,
+ * through the mailer's outbox). An admin email that already has an account is refused first.
  */
 export async function createHospital(opts: {
   db: AppDb
+  mailer: Mailer
+  publicUrl: string
   userId: string
   input: z.output<typeof createHospitalInput>
   now?: Date
-}): Promise<HospitalDetail> {
+}): Promise<CreatedHospital> {
   const { input } = opts
+  const adminEmail = input.adminEmail ?? input.email
   const now = opts.now ?? new Date()
   const trialDays = plans.find((p) => p.id === input.plan)?.trialDays ?? null
   const id = await withPlatform(opts.db, async (tx) => {
@@ -78,11 +86,16 @@ export async function createHospital(opts: {
       .from(hospitals)
       .where(eq(hospitals.email, input.email))
     if (taken) throw new AppError('CONFLICT', 'A hospital with this email already exists')
+    const [account] = await tx.select({ id: user.id }).from(user).where(eq(user.email, adminEmail))
+    if (account)
+      throw new AppError('CONFLICT', ADMIN_TAKEN_MESSAGE, [
+        { path: input.adminEmail ? 'adminEmail' : 'email', message: ADMIN_TAKEN_MESSAGE },
+      ])
     const [row] = await tx
       .insert(hospitals)
       .values({
         ...input,
-        adminEmail: input.adminEmail ?? input.email,
+        adminEmail,
         subscriptionStatus: trialDays ? 'trial' : 'active',
         trialEndsAt: trialDays ? startOfUtcDay(new Date(now.getTime() + trialDays * DAY_MS)) : null,
       })
@@ -99,8 +112,24 @@ export async function createHospital(opts: {
     return row.id
   })
   await createPatientNumberCounter({ db: opts.db, hospitalId: id, hospitalName: input.name })
-  return getHospital({ db: opts.db, id })
+  const sent = await createInvitation({
+    db: opts.db,
+    mailer: opts.mailer,
+    publicUrl: opts.publicUrl,
+    hospitalId: id,
+    invitedByUserId: opts.userId,
+    email: adminEmail,
+    name: input.adminName ?? 'Hospital Admin',
+    role: 'admin',
+  })
+  return {
+    ...(await getHospital({ db: opts.db, id })),
+    invitation: { email: adminEmail, emailStatus: sent.emailStatus },
+  }
 }
+
+export const ADMIN_TAKEN_MESSAGE =
+  'This email already has an account: choose another email for the hospital’s first admin'
 
 function startOfUtcDay(d: Date): Date {
   return new Date(`${d.toISOString().slice(0, 10)}T00:00:00Z`)

@@ -54,7 +54,7 @@ function toTask(r: Row): OnboardingTask {
 /**
  * GET /api/admin/onboarding-tasks: pending tasks first (newest hospitals first, then the
  * task's order), then completed ones. A task the hospital has done is already complete: the
- * triggers of drizzle/0020 mark it in the same transaction as the hospital's own write.
+ * triggers of drizzle/0021 mark it in the same transaction as the hospital's own write.
  */
 export async function listTasks(opts: {
   db: AppDb

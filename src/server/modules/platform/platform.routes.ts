@@ -13,6 +13,7 @@ import {
 } from '../../../shared/schemas/platform'
 import { superAdmin } from '../../auth/access'
 import type { AppDb } from '../../db/client'
+import type { Mailer } from '../../integrations/email/mailer'
 import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { listPlatformActivities } from '../audit/platform-audit.service'
@@ -30,7 +31,10 @@ function actorId(req: FastifyRequest): string {
 }
 
 /** The Super Admin Dashboard's API (issue 27): super admins only, platform tables. */
-export function platformRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
+export function platformRoutes(
+  app: FastifyInstance,
+  { db, mailer, baseURL }: { db: AppDb; mailer: Mailer; baseURL: string | undefined },
+): void {
   app.get('/api/admin/platform-stats', { config: superAdmin }, async () => platformStats(db))
 
   app.get('/api/admin/hospitals', { config: superAdmin }, async (req) => {
@@ -40,7 +44,13 @@ export function platformRoutes(app: FastifyInstance, { db }: { db: AppDb }): voi
 
   app.post('/api/admin/hospitals', { config: superAdmin }, async (req, reply) => {
     const input = parse(createHospitalInput, req.body)
-    const created = await createHospital({ db, userId: actorId(req), input })
+    const created = await createHospital({
+      db,
+      mailer,
+      publicUrl: baseURL ?? `${req.protocol}://${req.host}`,
+      userId: actorId(req),
+      input,
+    })
     return reply.code(201).send(created)
   })
 

@@ -7,6 +7,7 @@ import {
 } from '@tanstack/react-query'
 import { api, toQuery } from '@/client/lib/api-client'
 import type {
+  CreatedHospital,
   CreateHospitalInput,
   HospitalDetail,
   HospitalList,
@@ -49,7 +50,7 @@ export function useCreateHospital() {
   const queryClient = useQueryClient()
   return useMutation({
     mutationFn: (input: CreateHospitalInput) =>
-      api.post<HospitalDetail>('/api/admin/hospitals', input),
+      api.post<CreatedHospital>('/api/admin/hospitals', input),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: adminKey }),
   })
 }

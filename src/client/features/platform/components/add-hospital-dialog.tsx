@@ -24,6 +24,7 @@ const empty = {
   bedCapacity: '',
   address: '',
   adminEmail: '',
+  adminName: '',
 }
 
 /**
@@ -55,6 +56,7 @@ export function AddHospitalDialog({ open, onClose }: { open: boolean; onClose: (
       bedCapacity: numberOrAbsent(form.bedCapacity) ?? null,
       address: form.address,
       adminEmail: form.adminEmail,
+      adminName: form.adminName,
     }
     const parsed = createHospitalInput.safeParse(body)
     if (!parsed.success) {
@@ -64,7 +66,12 @@ export function AddHospitalDialog({ open, onClose }: { open: boolean; onClose: (
     setErrors({})
     create.mutate(body as Parameters<typeof create.mutate>[0], {
       onSuccess: (h) => {
-        toast.success(platformToasts.hospitalCreated, `${h.name} starts its free trial.`)
+        toast.success(
+          platformToasts.hospitalCreated,
+          h.invitation
+            ? `${h.name} starts its free trial. An invitation went to ${h.invitation.email}.`
+            : `${h.name} starts its free trial.`,
+        )
         close()
       },
       onError: (error) => {
@@ -97,7 +104,7 @@ export function AddHospitalDialog({ open, onClose }: { open: boolean; onClose: (
       open={open}
       onOpenChange={(o) => !o && close()}
       title="Add Hospital"
-      description="The hospital starts a free trial with six onboarding tasks."
+      description="The hospital starts a free trial with six onboarding tasks; its first admin is invited by email."
     >
       <form onSubmit={submit} noValidate className="space-y-4">
         <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
@@ -127,10 +134,13 @@ export function AddHospitalDialog({ open, onClose }: { open: boolean; onClose: (
             onChange={(e) => set('address')(e.target.value)}
           />
         </Field>
-        {input('adminEmail', 'First admin’s email', {
-          type: 'email',
-          placeholder: 'Same as the hospital’s email',
-        })}
+        <div className="grid grid-cols-1 gap-4 sm:grid-cols-2">
+          {input('adminName', 'First admin’s name', { autoComplete: 'off' })}
+          {input('adminEmail', 'First admin’s email', {
+            type: 'email',
+            placeholder: 'Same as the hospital’s email',
+          })}
+        </div>
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={close}>
             Cancel
