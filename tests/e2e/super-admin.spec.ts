@@ -46,6 +46,8 @@ test('the super admin adds a hospital, activates it and completes an onboarding 
   await add.getByLabel('Address').fill('College Road, Nashik, Maharashtra 422005')
   await add.getByRole('button', { name: 'Add Hospital' }).click()
   await expect(page.getByText('Hospital created successfully')).toBeVisible()
+  // Its first admin is invited by email (the hospital's email, as no other was given).
+  await expect(page.getByText(/invitation went to frontdesk@lotusclinic\.example/)).toBeVisible()
   await expect(add).toBeHidden()
 
   await page.getByRole('searchbox', { name: 'Search hospitals' }).fill('lotusclinic')
