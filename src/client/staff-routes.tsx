@@ -33,6 +33,9 @@ const SandboxOutboxPage = lazy(() =>
     default: m.SandboxOutboxPage,
   })),
 )
+const SuperAdminPage = lazy(() =>
+  import('./features/platform/super-admin-page').then((m) => ({ default: m.SuperAdminPage })),
+)
 const AdminPage = lazy(() =>
   import('./features/team/admin-page').then((m) => ({ default: m.AdminPage })),
 )
@@ -129,12 +132,7 @@ export const staffRoutes: readonly StaffRoute[] = [
     path: paths.superAdmin,
     title: 'Super Admin Dashboard',
     access: 'platform',
-    render: () => (
-      <ComingSoon
-        title="Super Admin Dashboard"
-        text="Hospitals, users, onboarding and platform revenue will be managed here."
-      />
-    ),
+    render: (user) => <SuperAdminPage user={user} />,
   },
   { path: paths.pricing, title: 'Pricing', access: 'everyone', render: () => <PricingPage /> },
   { path: paths.addOns, title: 'Add-ons', access: 'everyone', render: () => <AddOnsPage /> },

@@ -47,6 +47,7 @@ import { messagingSettingsApi } from './modules/messaging-settings/messaging-set
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
+import { platformRoutes } from './modules/platform/platform.routes'
 import { preferencesRoutes } from './modules/preferences/preferences.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 import { teamRoutes } from './modules/team/team.routes'
@@ -213,6 +214,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
   })
   outboxRoutes(app, { db })
+  // The Super Admin Dashboard: hospitals, users, onboarding, activities (issue 27).
+  platformRoutes(app, { db, mailer, baseURL: options.baseURL })
   // Admin → a hospital admin's team and the public invitation page (issue 27).
   teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).

@@ -19,6 +19,9 @@ const PLATFORM_TABLES = [
   'jobs',
   'meta_pages',
   'messaging_routes',
+  // Issue 27: the Super Admin Dashboard's onboarding tasks and platform audit trail.
+  'onboarding_tasks',
+  'platform_audit_events',
 ] as const
 
 let t: TestApp
@@ -140,7 +143,7 @@ describe('catalog', () => {
   it('keeps the platform allowlist honest: those tables exist', async () => {
     const rows = await queryRows<{ name: string }>(
       t.db,
-      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages', 'messaging_routes')`,
+      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages', 'messaging_routes', 'onboarding_tasks', 'platform_audit_events')`,
     )
     expect(rows.map((r) => r.name).sort()).toEqual([...PLATFORM_TABLES].sort())
   })

@@ -21,6 +21,7 @@ import * as leads from './schema/leads'
 import * as messaging from './schema/messaging'
 import * as meta from './schema/meta'
 import * as patients from './schema/patients'
+import * as platform from './schema/platform'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
 import * as team from './schema/team'
@@ -42,6 +43,7 @@ export const schema = {
   ...meta,
   ...appointments,
   ...billing,
+  ...platform,
   ...team,
 }
 export type Schema = typeof schema

@@ -23,6 +23,8 @@ export const hospitals = pgTable(
       .default(sql`gen_random_uuid()`),
     name: text('name').notNull(),
     email: text('email').notNull(),
+    /** Who the first admin is (issue 27): invited by email when the super admin adds the hospital. */
+    adminEmail: text('admin_email'),
     phone: text('phone'),
     address: text('address'),
     hospitalType: text('hospital_type', { enum: hospitalTypes }).notNull().default('general'),

@@ -19,6 +19,9 @@ const PLATFORM_TABLES = new Set([
   'jobs',
   'meta_pages',
   'messaging_routes',
+  // Issue 27: the Super Admin Dashboard's onboarding tasks and platform audit trail.
+  'onboarding_tasks',
+  'platform_audit_events',
 ])
 
 const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable =>

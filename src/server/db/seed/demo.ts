@@ -9,6 +9,7 @@ import { seedDemoAppointments } from './appointments'
 import { seedDemoClinic } from './clinic'
 import { seedDemoInvitations } from './invitations'
 import { seedDemoMessaging } from './messaging'
+import { seedDemoPlatform } from './platform'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -183,6 +184,8 @@ export async function seedDemo(
     const booked = await seedDemoAppointments(tx as Tx, demoHospitals, now)
     // Issue 27: a couple of pending team invitations per hospital.
     const invited = await seedDemoInvitations(tx as Tx, demoHospitals, now)
-    return messaging || clinic || booked || invited || changed
+    // Issue 27: hospitals on trial, past due and cancelled; onboarding tasks; the platform trail.
+    const platform = await seedDemoPlatform(tx as Tx, demoHospitals, now)
+    return messaging || clinic || booked || invited || platform || changed
   })
 }
