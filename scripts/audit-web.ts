@@ -1,5 +1,5 @@
 // npm run audit:web: Lighthouse (mobile emulation, Debian's Chromium) and axe on the signed-out
-// pages. Prints the four Lighthouse category scores per page (median of RUNS runs by
+// pages, the demo hospital's public booking page (issue 26) among them. Prints the four Lighthouse category scores per page (median of RUNS runs by
 // performance) and every axe violation; exits non-zero below the target or on a violation.
 //
 //   AUDIT_URL=http://host:port   audit a running server instead of starting one
@@ -23,7 +23,9 @@ const FLAGS = [
   '--disable-component-update',
   '--disable-sync',
 ]
-const PAGES = ['/', '/pricing', '/add-ons']
+/** The first demo hospital's booking page (the demo seed turns it on). */
+const BOOKING = '/book/sanjeevani-multispeciality-hospital-pune'
+const PAGES = ['/', '/pricing', '/add-ons', BOOKING]
 const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'] as const
 const TARGET = 95
 const RUNS = Math.max(1, Number(process.env.RUNS ?? 3))
@@ -47,7 +49,7 @@ async function waitFor(url: string, timeoutMs: number, child?: ChildProcess): Pr
   throw new Error(`${url} did not answer within ${timeoutMs / 1000} s`)
 }
 
-/** The production server (building the client if stale) on a fresh, empty database. */
+/** The production server (building the client if stale) on a fresh database with the demo. */
 async function startServer(): Promise<Server> {
   if (process.env.AUDIT_URL)
     return { base: process.env.AUDIT_URL.replace(/\/$/, ''), stop: async () => {} }
@@ -59,7 +61,7 @@ async function startServer(): Promise<Server> {
       PORT: String(port),
       HOST: '127.0.0.1',
       DATA_DIR: dataDir,
-      SEED_DEMO: 'false',
+      SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
     },
