@@ -17,6 +17,7 @@ describe('sandbox provider', () => {
   it('maps env to provider URLs', () => {
     expect(urls).toEqual({
       twilio: 'http://twilio.test',
+      twilioContent: 'http://content.twilio.test',
       msg91: 'http://msg91.test',
       sendgrid: 'http://sendgrid.test',
       metaGraph: 'http://graph.test',
