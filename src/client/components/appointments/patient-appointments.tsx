@@ -31,7 +31,7 @@ export function PatientAppointments({
         />
       </div>
       {query.isPending ? (
-        <div className="space-y-2" aria-busy="true" aria-label="Loading appointments">
+        <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading appointments">
           <Skeleton className="h-10 w-full" />
           <Skeleton className="h-10 w-full" />
         </div>

@@ -128,7 +128,7 @@ export function TeamPage() {
       </div>
 
       {team.isPending ? (
-        <div className="space-y-3" aria-busy="true" aria-label="Loading the team">
+        <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading the team">
           <Skeleton className="h-20 w-full" />
           <Skeleton className="h-48 w-full" />
         </div>

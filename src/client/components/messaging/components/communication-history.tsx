@@ -82,7 +82,12 @@ export function CommunicationHistory({ of }: { of: Pick<Recipient, 'kind' | 'id'
   const timeZone = useUser().data?.timeZone
   if (history.isPending) {
     return (
-      <div className="space-y-2" aria-busy="true" aria-label="Loading communication history">
+      <div
+        className="space-y-2"
+        role="status"
+        aria-busy="true"
+        aria-label="Loading communication history"
+      >
         <Skeleton className="h-12 w-full" />
         <Skeleton className="h-12 w-full" />
       </div>

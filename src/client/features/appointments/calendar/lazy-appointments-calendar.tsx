@@ -26,7 +26,7 @@ class ChunkErrorBoundary extends Component<{ children: ReactNode }, { failed: bo
 
 function CalendarSkeleton() {
   return (
-    <div className="space-y-3" aria-busy="true" aria-label="Loading calendar">
+    <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading calendar">
       <Skeleton className="h-10 w-full" />
       <Skeleton className="h-[60vh] w-full" />
     </div>

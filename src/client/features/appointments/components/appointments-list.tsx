@@ -9,7 +9,12 @@ import type { ListFilters } from './appointments-filters'
 
 function LoadingCards() {
   return (
-    <div className="grid gap-4 lg:grid-cols-2" aria-busy="true" aria-label="Loading appointments">
+    <div
+      className="grid gap-4 lg:grid-cols-2"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading appointments"
+    >
       {[0, 1, 2].map((i) => (
         <Card key={i} data-testid="appointment-skeleton">
           <CardContent className="space-y-3 p-5">

@@ -113,7 +113,12 @@ export function InvoiceDetailsDialog({
     >
       <Details shown={invoice} detail={detail.data} timeZone={timeZone} />
       {detail.isPending ? (
-        <div className="mt-4 space-y-2" aria-busy="true" aria-label="Loading the invoice">
+        <div
+          className="mt-4 space-y-2"
+          role="status"
+          aria-busy="true"
+          aria-label="Loading the invoice"
+        >
           <Skeleton className="h-24 w-full" />
           <Skeleton className="h-6 w-2/3" />
         </div>

@@ -9,7 +9,12 @@ import { type InvoiceActions, InvoiceCard } from './invoice-card'
 
 function LoadingCards() {
   return (
-    <div className="grid gap-4 lg:grid-cols-2" aria-busy="true" aria-label="Loading invoices">
+    <div
+      className="grid gap-4 lg:grid-cols-2"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading invoices"
+    >
       {[0, 1, 2].map((i) => (
         <Card key={i} data-testid="invoice-skeleton">
           <CardContent className="space-y-3 p-5">

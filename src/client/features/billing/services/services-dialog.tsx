@@ -35,7 +35,7 @@ export function ServicesDialog({ open, onClose }: { open: boolean; onClose: () =
           </Button>
         )}
         {services.isPending ? (
-          <div aria-busy="true" aria-label="Loading services" className="space-y-2">
+          <div role="status" aria-busy="true" aria-label="Loading services" className="space-y-2">
             <Skeleton className="h-12 w-full" />
             <Skeleton className="h-12 w-full" />
           </div>

@@ -15,7 +15,7 @@ function RecentLeads() {
   const leads = useRecentLeads()
   if (leads.isPending) {
     return (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading recent leads">
+      <div className="space-y-3" role="status" aria-busy="true" aria-label="Loading recent leads">
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} className="h-12 w-full" />
         ))}

@@ -13,7 +13,12 @@ export function UpcomingAppointments() {
   const { timeZone } = useHospitalSchedule()
   if (query.isPending) {
     return (
-      <div className="space-y-3" aria-busy="true" aria-label="Loading upcoming appointments">
+      <div
+        className="space-y-3"
+        role="status"
+        aria-busy="true"
+        aria-label="Loading upcoming appointments"
+      >
         {[0, 1, 2].map((i) => (
           <Skeleton key={i} className="h-12 w-full" />
         ))}

@@ -16,7 +16,7 @@ const WIDE_ENOUGH = '(min-width: 640px)'
 
 function Loading() {
   return (
-    <div className="space-y-2" aria-busy="true" aria-label="Loading leads">
+    <div className="space-y-2" role="status" aria-busy="true" aria-label="Loading leads">
       {[0, 1, 2, 3, 4].map((i) => (
         <Skeleton key={i} className="h-14 w-full" />
       ))}

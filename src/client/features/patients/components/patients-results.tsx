@@ -22,7 +22,12 @@ export function countText(total: number, search: string): string {
 
 function LoadingCards() {
   return (
-    <div className="grid gap-4 lg:grid-cols-2" aria-busy="true" aria-label="Loading patients">
+    <div
+      className="grid gap-4 lg:grid-cols-2"
+      role="status"
+      aria-busy="true"
+      aria-label="Loading patients"
+    >
       {[0, 1, 2].map((i) => (
         <Card key={i} data-testid="patient-skeleton">
           <CardContent className="space-y-3 p-5">

@@ -76,7 +76,12 @@ export function AppearancePanel() {
               onRetry={() => void prefs.refetch()}
             />
           ) : !prefs.data ? (
-            <div className="space-y-3" aria-busy="true" aria-label="Loading appearance settings">
+            <div
+              className="space-y-3"
+              role="status"
+              aria-busy="true"
+              aria-label="Loading appearance settings"
+            >
               <Skeleton className="h-10 w-full" />
               <Skeleton className="h-10 w-full" />
             </div>
