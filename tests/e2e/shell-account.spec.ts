@@ -117,11 +117,13 @@ test('a platform account lands on the Super Admin Dashboard and is told hospital
   const hospitalCalls: string[] = []
   page.on('request', (r) => {
     const path = new URL(r.url()).pathname
-    // The Super Admin Dashboard's own calls (/api/admin/*) are platform data, not a hospital's.
+    // The Super Admin Dashboard's own calls (/api/admin/*) are platform data, and the user's own
+    // appearance (/api/me/preferences) is theirs; neither is a hospital's.
     if (
       path.startsWith('/api/') &&
       !path.startsWith('/api/auth/') &&
-      !path.startsWith('/api/admin/')
+      !path.startsWith('/api/admin/') &&
+      path !== '/api/me/preferences'
     )
       hospitalCalls.push(path)
   })
