@@ -55,6 +55,7 @@ async function startServer(): Promise<Server> {
     return { base: process.env.AUDIT_URL.replace(/\/$/, ''), stop: async () => {} }
   const port = Number(process.env.AUDIT_PORT ?? 5187)
   const dataDir = mkdtempSync(join(tmpdir(), 'arogya-audit-'))
+  const base = `http://127.0.0.1:${port}`
   const child = spawn(process.execPath, ['scripts/start.mjs'], {
     env: {
       ...process.env,
@@ -64,11 +65,11 @@ async function startServer(): Promise<Server> {
       SEED_DEMO: 'true',
       LOG_LEVEL: 'warn',
       NODE_ENV: 'production',
+      BASE_URL: base,
     },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true, // its own process group: start.mjs runs the server as a child
   })
-  const base = `http://127.0.0.1:${port}`
   await waitFor(`${base}/robots.txt`, 180_000, child)
   return {
     base,
