@@ -24,6 +24,7 @@ import * as patients from './schema/patients'
 import * as platform from './schema/platform'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
+import * as settings from './schema/settings'
 import * as team from './schema/team'
 
 /** The extensions every embedded database opens with (the migrations create them). */
@@ -45,6 +46,7 @@ export const schema = {
   ...billing,
   ...platform,
   ...team,
+  ...settings,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

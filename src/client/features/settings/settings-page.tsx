@@ -7,10 +7,20 @@ import { TemplatesPanel } from '@/client/components/messaging/components/templat
 import { useCan, useUser } from '@/client/lib/current-user'
 import { paths } from '@/client/paths'
 import { AppearancePanel } from './components/appearance-panel'
+import { DataActionsPanel } from './components/data-actions-panel'
 import { GeneralPanel } from './components/general-panel'
 import { MetaConnectionCard } from './components/meta-connection-card'
+import { SecurityAccountPanel } from './components/security-account-panel'
 
-const tabs = ['general', 'integrations', 'notifications', 'templates', 'appearance'] as const
+const tabs = [
+  'general',
+  'integrations',
+  'notifications',
+  'templates',
+  'security',
+  'appearance',
+  'data',
+] as const
 type Tab = (typeof tabs)[number]
 
 function Integrations() {
@@ -71,7 +81,9 @@ export function SettingsPage() {
             <TabsTrigger value="integrations">Integrations</TabsTrigger>
             <TabsTrigger value="notifications">Notifications</TabsTrigger>
             <TabsTrigger value="templates">Templates</TabsTrigger>
+            <TabsTrigger value="security">Security</TabsTrigger>
             <TabsTrigger value="appearance">Appearance</TabsTrigger>
+            <TabsTrigger value="data">Data</TabsTrigger>
           </TabsList>
           <TabsContent value="integrations" className="space-y-3">
             <Integrations />
@@ -94,8 +106,14 @@ export function SettingsPage() {
           <TabsContent value="templates">
             <TemplatesPanel />
           </TabsContent>
+          <TabsContent value="security">
+            <SecurityAccountPanel />
+          </TabsContent>
           <TabsContent value="appearance">
             <AppearancePanel />
+          </TabsContent>
+          <TabsContent value="data">
+            <DataActionsPanel />
           </TabsContent>
         </Tabs>
       ) : (

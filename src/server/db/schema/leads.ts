@@ -235,6 +235,15 @@ export const leadSettings = pgTable(
     hospitalId: uuid('hospital_id').notNull().primaryKey(),
     /** A follow-up is due this many days after the last contact. */
     followUpDays: integer('follow_up_days').notNull().default(3),
+    /** Issue 27 (drizzle/0024): Settings → General's lead management. */
+    autoAssignLeads: boolean('auto_assign_leads').notNull().default(false),
+    priorityScoring: boolean('priority_scoring').notNull().default(true),
+    maxContactAttempts: integer('max_contact_attempts').notNull().default(5),
+    /** Round-robin's cursor: the receptionist who got the last auto-assigned lead. */
+    lastAssignedUserId: text('last_assigned_user_id'),
   },
-  (t) => [foreignKey({ columns: [t.hospitalId], foreignColumns: [hospitals.id] })],
+  (t) => [
+    foreignKey({ columns: [t.hospitalId], foreignColumns: [hospitals.id] }),
+    check('lead_settings_max_contact_attempts_check', sql`max_contact_attempts BETWEEN 1 AND 20`),
+  ],
 )
