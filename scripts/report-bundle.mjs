@@ -40,6 +40,8 @@ const routes = {
   '/login': ['app.tsx', 'public-routes.tsx', 'features/auth/login-page.tsx'],
   '/patients (signed in)': ['app.tsx', 'staff-app.tsx', 'features/patients/patients-page.tsx'],
   '/dashboard (signed in)': ['app.tsx', 'staff-app.tsx', 'features/leads/leads-page.tsx'],
+  '/ (signed in)': ['app.tsx', 'staff-app.tsx', 'features/dashboard/home-page.tsx'],
+  '/settings (signed in)': ['app.tsx', 'staff-app.tsx', 'features/settings/settings-page.tsx'],
 }
 // Chunks loaded later, counted beyond what the route they open on has already loaded.
 const onDemand = {

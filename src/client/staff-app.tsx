@@ -8,7 +8,8 @@ import { Spinner } from './components/ui/spinner'
 import { DocumentTitle } from './lib/use-document-title'
 import { paths } from './paths'
 import { afterSignInPath, isHospitalMember, type StaffRoute, staffRoutes } from './staff-routes'
-import { type CurrentUser, mustEnrolTwoFactor } from '@/shared/schemas/auth'
+import type { CurrentUser } from '@/shared/schemas/auth'
+import { mustEnrolTwoFactor } from '@/shared/two-factor'
 
 const TwoFactorEnrolmentPage = lazy(() =>
   import('./features/auth/two-factor-enrolment-page').then((m) => ({

@@ -42,8 +42,4 @@ export function normalizeMobilePhone(input: string): string | null {
 /** What a form says about a number normalizeMobilePhone refuses. */
 export const MOBILE_PHONE_MESSAGE = 'Enter a valid mobile number, e.g. 98765 43210'
 
-/** '+919876543210' shown as '+91 98765 43210'. */
-export function formatPhone(e164: string): string {
-  const parsed = parsePhoneNumberFromString(e164)
-  return parsed ? parsed.formatInternational() : e164
-}
+export { formatPhone } from './phone-format'

@@ -74,13 +74,9 @@ export const currentUser = z.object({
 })
 export type CurrentUser = z.infer<typeof currentUser>
 
-/**
- * Platform accounts must use two-factor: a super admin without it may only enrol
- * (the server answers everything else with 403 TWO_FACTOR_REQUIRED).
- */
-export function mustEnrolTwoFactor(user: { isSuperAdmin: boolean; twoFactorEnabled: boolean }) {
-  return user.isSuperAdmin && !user.twoFactorEnabled
-}
+// mustEnrolTwoFactor lives in shared/two-factor.ts: the staff shell needs it without this
+// file's phone check (libphonenumber's metadata, about 50 KB gzip).
+export { mustEnrolTwoFactor } from '../two-factor'
 
 /**
  * POST /api/auth/trial answers 202 with this body whether or not the email already has an

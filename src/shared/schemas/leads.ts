@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { type LeadSource, leadPriorities, leadSources, leadStatuses } from '../lead-labels'
 import { normalizePhone } from '../phone'
 import { optionalEmail, optionalText, paginationQuery, phoneNumber, requiredText } from './common'
 
@@ -7,44 +8,10 @@ import { optionalEmail, optionalText, paginationQuery, phoneNumber, requiredText
  * Communication, §4 lead states; issue 8). Shared by the server (validation) and the client.
  */
 
-export const leadStatuses = ['new', 'contacted', 'follow-up', 'converted', 'rejected'] as const
-export type LeadStatus = (typeof leadStatuses)[number]
-export const leadStatusLabels: Record<LeadStatus, string> = {
-  new: 'New',
-  contacted: 'Contacted',
-  'follow-up': 'Follow-up',
-  converted: 'Converted',
-  rejected: 'Rejected',
-}
+// The lists and labels live in shared/lead-labels.ts, which screens that only show leads import
+// without this file's phone check (libphonenumber's `max` metadata).
+export * from '../lead-labels'
 
-export const leadPriorities = ['high', 'medium', 'low'] as const
-export type LeadPriority = (typeof leadPriorities)[number]
-export const leadPriorityLabels: Record<LeadPriority, string> = {
-  high: 'High',
-  medium: 'Medium',
-  low: 'Low',
-}
-
-/** The spec's four sources, plus the entry paths issue 8 adds (manual, walk-in, CSV import). */
-export const leadSources = [
-  'meta-facebook',
-  'meta-instagram',
-  'google-ads',
-  'referral',
-  'manual',
-  'walk-in',
-  'csv-import',
-] as const
-export type LeadSource = (typeof leadSources)[number]
-export const leadSourceLabels: Record<LeadSource, string> = {
-  'meta-facebook': 'Facebook',
-  'meta-instagram': 'Instagram',
-  'google-ads': 'Google Ads',
-  referral: 'Referral',
-  manual: 'Phone enquiry',
-  'walk-in': 'Walk-in',
-  'csv-import': 'CSV import',
-}
 /** Sources a person may pick for a lead typed in by hand (New Lead). */
 export const manualLeadSources = ['manual', 'walk-in', 'referral', 'google-ads'] as const
 

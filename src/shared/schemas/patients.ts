@@ -3,15 +3,11 @@ import { MOBILE_PHONE_MESSAGE, normalizeMobilePhone } from '../phone'
 import { isoDate, optionalEmail, optionalText, paginationQuery, phoneNumber } from './common'
 import { TZDate } from '@date-fns/tz'
 import { DEFAULT_TIME_ZONE } from '../dates'
+import { genders, patientSorts } from '../patient-labels'
 
-export const genders = ['male', 'female', 'other', 'prefer_not_to_say'] as const
-export type Gender = (typeof genders)[number]
-export const genderLabels: Record<Gender, string> = {
-  male: 'Male',
-  female: 'Female',
-  other: 'Other',
-  prefer_not_to_say: 'Prefer not to say',
-}
+// Genders, their labels and the list's orders live in shared/patient-labels.ts: the patients
+// list imports them without this file's phone check (libphonenumber's `max` metadata).
+export * from '../patient-labels'
 
 /** A patient's phone: Indian numbers must be mobiles (the clinic calls and messages them). */
 const phoneField = phoneNumber(normalizeMobilePhone, {
@@ -120,15 +116,7 @@ export function dateOfBirthToStore(
   return undefined
 }
 
-/** Orders of the patient list: newest first (the default), or by name. */
-export const patientSorts = ['recent', 'name'] as const
-export type PatientSort = (typeof patientSorts)[number]
-
-/**
- * Header carrying how many patients match the list's search, over all pages. Sent only when
- * the request asks with count=1 (counting reads every match; a page does not).
- */
-export const TOTAL_COUNT_HEADER = 'x-total-count'
+export { TOTAL_COUNT_HEADER } from '../total-count'
 
 /** GET /api/patients?search=&sort=recent|name&limit=&cursor=&count=1 */
 export const listPatientsQuery = z.strictObject({

@@ -5,7 +5,7 @@ import { Input } from '@/client/components/ui/input'
 import { Spinner } from '@/client/components/ui/spinner'
 import { cn } from '@/client/lib/cn'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
-import { formatPhone } from '@/shared/phone'
+import { formatPhone } from '@/shared/phone-format'
 import { usePatientSearch } from './api/search-patients'
 
 /** The patient a booking is for (or, from a lead, the lead it is booked from). */

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query'
 import { api, toQuery } from '@/client/lib/api-client'
 import { can } from '@/shared/permissions'
-import { formatPhone } from '@/shared/phone'
+import { formatPhone } from '@/shared/phone-format'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import type { LeadsPage } from '@/shared/schemas/leads'
 import type { Patient } from '@/shared/schemas/patients'

@@ -1,5 +1,5 @@
 import { HelpCircle } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { useLocation, useSearch } from 'wouter'
 import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/client/components/ui/button'
@@ -13,20 +13,30 @@ import { useLeads } from './api/get-leads'
 import { useStats } from './api/get-stats'
 import { invalidateLeads } from './api/invalidate'
 import { BulkActionBar } from './components/bulk-action-bar'
-import { LeadDetailsDialog, type Viewing } from './components/lead-details-dialog'
+import type { Viewing } from './components/lead-details-dialog'
 import { LeadsFilters } from './components/leads-filters'
 import { LeadsHeader } from './components/leads-header'
 import { LeadsResults } from './components/leads-results'
-import { NewLeadDialog } from './components/new-lead-dialog'
 import { StatsStrip } from './components/stats-strip'
 import { useSyncLeads } from './api/sync-leads'
 import { LazyLeadCharts } from './charts/lazy-lead-charts'
 import { TourPopover } from './tour/tour-popover'
 import { useTour } from './tour/use-tour'
 import { WelcomeCard } from './tour/welcome-card'
-import { ImportLeadsDialog } from './import/import-leads-dialog'
 import { useContactActions } from './use-contact-actions'
 import { useSelection } from './use-selection'
+
+// The dialogs (with the lead form's phone check: libphonenumber's `max` metadata, and the CSV
+// import) load when first opened, not with the list.
+const LeadDetailsDialog = lazy(() =>
+  import('./components/lead-details-dialog').then((m) => ({ default: m.LeadDetailsDialog })),
+)
+const NewLeadDialog = lazy(() =>
+  import('./components/new-lead-dialog').then((m) => ({ default: m.NewLeadDialog })),
+)
+const ImportLeadsDialog = lazy(() =>
+  import('./import/import-leads-dialog').then((m) => ({ default: m.ImportLeadsDialog })),
+)
 
 const count = new Intl.NumberFormat('en-IN')
 
@@ -144,13 +154,19 @@ export function LeadsPage() {
           }}
         />
       </section>
-      <LeadDetailsDialog viewing={viewing} onClose={closeDetails} />
-      <NewLeadDialog
-        open={creating}
-        onClose={() => setCreating(false)}
-        onOpenLead={(lead) => setViewing({ id: lead.id, shown: lead })}
-      />
-      <ImportLeadsDialog open={importing} onClose={() => setImporting(false)} />
+      <Suspense fallback={null}>
+        {viewing ? <LeadDetailsDialog viewing={viewing} onClose={closeDetails} /> : null}
+        {creating ? (
+          <NewLeadDialog
+            open={creating}
+            onClose={() => setCreating(false)}
+            onOpenLead={(lead) => setViewing({ id: lead.id, shown: lead })}
+          />
+        ) : null}
+        {importing ? (
+          <ImportLeadsDialog open={importing} onClose={() => setImporting(false)} />
+        ) : null}
+      </Suspense>
       <WelcomeCard
         state={tour.welcome}
         onStart={tour.start}

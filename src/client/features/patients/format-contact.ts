@@ -1,4 +1,4 @@
-import { formatPhone, normalizePhone } from '@/shared/phone'
+import { formatPhone, phoneInText } from '@/shared/phone-format'
 
 /** Runs of digits (with spaces, dashes, brackets, a leading +) long enough to be a phone. */
 const NUMBER_LIKE = /\+?\d[\d\s().-]{7,}\d/g
@@ -9,7 +9,7 @@ const NUMBER_LIKE = /\+?\d[\d\s().-]{7,}\d/g
  */
 export function formatContact(text: string): string {
   return text.replace(NUMBER_LIKE, (match) => {
-    const e164 = normalizePhone(match)
+    const e164 = phoneInText(match)
     return e164 ? formatPhone(e164) : match
   })
 }

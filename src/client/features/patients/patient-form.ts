@@ -1,6 +1,6 @@
 import { dateValueError } from '@/client/components/ui/date-field-text'
 import { ageInYears } from '@/shared/age'
-import { formatPhone } from '@/shared/phone'
+import { formatPhone } from '@/shared/phone-format'
 import {
   type CreatePatientInput,
   createPatientInput,

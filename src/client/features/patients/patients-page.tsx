@@ -1,5 +1,5 @@
 import { Plus } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Button } from '@/client/components/ui/button'
 import { useCan } from '@/client/lib/current-user'
@@ -7,11 +7,19 @@ import { useDebouncedValue } from '@/client/lib/use-debounced-value'
 import { paths } from '@/client/paths'
 import type { Patient, PatientSort } from '@/shared/schemas/patients'
 import { usePatients } from './api/get-patients'
-import { EditPatientDialog } from './components/edit-patient-dialog'
-import { PatientDetailsDialog, type Viewing } from './components/patient-details-dialog'
+import type { Viewing } from './components/patient-details-dialog'
 import { countText, PatientsResults } from './components/patients-results'
 import { PatientsToolbar } from './components/patients-toolbar'
 import { usePatientsView } from './use-patients-view'
+
+// The details and the edit form (and the phone check they bring: libphonenumber's `max`
+// metadata) load when a patient is first opened or edited, not with the list.
+const PatientDetailsDialog = lazy(() =>
+  import('./components/patient-details-dialog').then((m) => ({ default: m.PatientDetailsDialog })),
+)
+const EditPatientDialog = lazy(() =>
+  import('./components/edit-patient-dialog').then((m) => ({ default: m.EditPatientDialog })),
+)
 
 /** /patients: search and browse the hospital's patients; ?open=<id> opens one's details. */
 export function PatientsPage() {
@@ -73,8 +81,16 @@ export function PatientsPage() {
         onEdit={canWrite ? setEditing : undefined}
         onSchedule={(p) => navigate(`${paths.appointments}?patientId=${p.id}`)}
       />
-      <PatientDetailsDialog viewing={viewing} onClose={closeDetails} />
-      <EditPatientDialog patient={editing} onClose={() => setEditing(null)} />
+      {viewing ? (
+        <Suspense fallback={null}>
+          <PatientDetailsDialog viewing={viewing} onClose={closeDetails} />
+        </Suspense>
+      ) : null}
+      {editing ? (
+        <Suspense fallback={null}>
+          <EditPatientDialog patient={editing} onClose={() => setEditing(null)} />
+        </Suspense>
+      ) : null}
     </div>
   )
 }

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { AppointmentStatusBadge } from '@/client/components/appointments/appointment-status-badge'
 import { appointmentWhen } from '@/client/components/appointments/appointment-time'
 import { Card, CardContent } from '@/client/components/ui/card'
-import { formatPhone } from '@/shared/phone'
+import { formatPhone } from '@/shared/phone-format'
 import type { Appointment } from '@/shared/schemas/appointments'
 import { AppointmentActions } from './appointment-actions'
 

@@ -4,7 +4,7 @@ import { Button } from '@/client/components/ui/button'
 import { SearchBox } from '@/client/components/ui/search-box'
 import { Spinner } from '@/client/components/ui/spinner'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
-import { formatPhone } from '@/shared/phone'
+import { formatPhone } from '@/shared/phone-format'
 import type { Patient } from '@/shared/schemas/patients'
 import { usePatientSearch } from '../api/search-patients'
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { type LeadSource, leadSources, type LeadTrends } from '@/shared/schemas/leads'
+import { type LeadSource, leadSources } from '@/shared/lead-labels'
+import type { LeadTrends } from '@/shared/schemas/leads'
 import { activeSources, toDayRows, toFunnelRows } from './chart-data'
 
 const zeros = () => Object.fromEntries(leadSources.map((s) => [s, 0])) as Record<LeadSource, number>

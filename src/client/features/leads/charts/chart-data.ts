@@ -1,11 +1,10 @@
 import { format } from 'date-fns'
 import { formatCalendarDate } from '@/shared/dates'
+import { type LeadSource, leadSources } from '@/shared/lead-labels'
 import {
   type LeadFunnelStage,
   leadFunnelStageLabels,
   leadFunnelStages,
-  type LeadSource,
-  leadSources,
   type LeadTrends,
 } from '@/shared/schemas/leads'
 

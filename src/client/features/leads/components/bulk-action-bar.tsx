@@ -4,12 +4,8 @@ import { Button } from '@/client/components/ui/button'
 import { NativeSelect } from '@/client/components/ui/input'
 import { BulkMessageDialog } from '@/client/components/messaging/components/bulk-message-dialog'
 import { toast } from '@/client/lib/toast'
-import {
-  type LeadStatus,
-  leadStatuses,
-  leadStatusLabels,
-  type UpdateLeadInput,
-} from '@/shared/schemas/leads'
+import { type LeadStatus, leadStatuses, leadStatusLabels } from '@/shared/lead-labels'
+import type { UpdateLeadInput } from '@/shared/schemas/leads'
 import { useStaff } from '../api/get-staff'
 import { useUpdateLeads } from '../api/update-lead'
 

@@ -4,7 +4,7 @@ import {
   leadPriorityLabels,
   type LeadStatus,
   leadStatusLabels,
-} from '@/shared/schemas/leads'
+} from '@/shared/lead-labels'
 import { leadInitials, priorityVariants, statusVariants } from '../lead-format'
 
 export function StatusBadge({ status }: { status: LeadStatus }) {

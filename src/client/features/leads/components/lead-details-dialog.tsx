@@ -4,13 +4,9 @@ import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan, useUser } from '@/client/lib/current-user'
 import { formatDate } from '@/shared/dates'
-import { formatPhone } from '@/shared/phone'
-import {
-  type Lead,
-  leadPriorityLabels,
-  leadSourceLabels,
-  leadStatusLabels,
-} from '@/shared/schemas/leads'
+import { formatPhone } from '@/shared/phone-format'
+import { leadPriorityLabels, leadSourceLabels, leadStatusLabels } from '@/shared/lead-labels'
+import type { Lead } from '@/shared/schemas/leads'
 import { useLead } from '../api/get-lead'
 import { CommunicationHistory } from '@/client/components/messaging/components/communication-history'
 import { ConsentList } from '@/client/components/messaging/components/consent-list'

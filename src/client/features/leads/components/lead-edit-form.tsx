@@ -5,15 +5,14 @@ import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import {
-  type Lead,
   leadPriorities,
   leadPriorityLabels,
   type LeadPriority,
   leadStatuses,
   leadStatusLabels,
   type LeadStatus,
-  type UpdateLeadInput,
-} from '@/shared/schemas/leads'
+} from '@/shared/lead-labels'
+import type { Lead, UpdateLeadInput } from '@/shared/schemas/leads'
 import { useStaff } from '../api/get-staff'
 import { useUpdateLead } from '../api/update-lead'
 

@@ -9,7 +9,7 @@ import {
   type LeadStatus,
   leadStatuses,
   leadStatusLabels,
-} from '@/shared/schemas/leads'
+} from '@/shared/lead-labels'
 
 /** Status, source and text search ('all' = no filter), and the bulk-selection toggle. */
 export function LeadsFilters({

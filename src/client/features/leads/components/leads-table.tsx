@@ -1,5 +1,6 @@
-import { formatPhone } from '@/shared/phone'
-import { type Lead, leadSourceLabels } from '@/shared/schemas/leads'
+import { formatPhone } from '@/shared/phone-format'
+import { leadSourceLabels } from '@/shared/lead-labels'
+import type { Lead } from '@/shared/schemas/leads'
 import { lastContactText } from '../lead-format'
 import { LeadAvatar, PriorityBadge, StatusBadge } from './lead-badges'
 import { LeadRowActions, type RowActionHandlers } from './lead-row-actions'

@@ -6,13 +6,11 @@ import { Field } from '@/client/components/ui/field'
 import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
+import { leadPriorities, leadPriorityLabels, leadSourceLabels } from '@/shared/lead-labels'
 import {
   type CreateLeadInput,
   createLeadInput,
   type Lead,
-  leadPriorities,
-  leadPriorityLabels,
-  leadSourceLabels,
   manualLeadSources,
 } from '@/shared/schemas/leads'
 import type { z } from 'zod'

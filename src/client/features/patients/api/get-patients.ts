@@ -1,7 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiFetch, toQuery } from '@/client/lib/api-client'
 import { NEXT_CURSOR_HEADER, PAGE_SIZE } from '@/shared/schemas/common'
-import { type Patient, type PatientSort, TOTAL_COUNT_HEADER } from '@/shared/schemas/patients'
+import type { Patient, PatientSort } from '@/shared/schemas/patients'
+import { TOTAL_COUNT_HEADER } from '@/shared/total-count'
 
 /** Every patients query key starts with this: invalidating it refreshes lists, details, matches. */
 export const patientsRootKey = ['/api/patients'] as const

@@ -1,5 +1,5 @@
 import { Badge } from '@/client/components/ui/badge'
-import { type Gender, genderLabels } from '@/shared/schemas/patients'
+import { type Gender, genderLabels } from '@/shared/patient-labels'
 
 const variants = {
   male: 'blue',

@@ -2,7 +2,7 @@ import { LayoutGrid, Rows3 } from 'lucide-react'
 import { SearchBox } from '@/client/components/ui/search-box'
 import { NativeSelect } from '@/client/components/ui/input'
 import { cn } from '@/client/lib/cn'
-import { type PatientSort, patientSorts } from '@/shared/schemas/patients'
+import { type PatientSort, patientSorts } from '@/shared/patient-labels'
 import type { PatientsView } from '../use-patients-view'
 
 const sortLabels: Record<PatientSort, string> = { recent: 'Recently added', name: 'Name' }
