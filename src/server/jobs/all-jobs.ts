@@ -6,6 +6,7 @@ import {
   overdueJob,
   overdueSweepJob,
 } from '../modules/billing/overdue-job'
+import { registerDataExportJob } from '../modules/data-export/data-export.routes'
 import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
 import { registerMessagingJobs, type MessagingJobOptions } from '../modules/messaging/send-job'
@@ -32,6 +33,8 @@ export function registerAllJobs(options: {
   if (options.messaging) registerMessagingJobs(options.messaging)
   // CSV imports of leads (idempotent: buildApp registers it too).
   registerLeadImportJob()
+  // Settings → Data exports (issue 27; idempotent: buildApp registers it too).
+  registerDataExportJob()
   // Appointment reminders (issue 26; idempotent: buildApp registers them too).
   registerAppointmentJobs()
   if (registered) return
