@@ -127,7 +127,8 @@ export async function readPage(
   )
   const where = after
     ? sql`where (${keyCols}) > (${sql.join(
-        table.key.map((c, i) => sql`${after[i] ?? null}::${sql.raw(c.type)}`),
+        // Untyped parameters: PostgreSQL reads each as its key column's type.
+        table.key.map((_, i) => sql`${after[i] ?? null}`),
         sql`, `,
       )})`
     : sql``
