@@ -1,10 +1,15 @@
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { Worker } from '../../src/server/jobs/worker'
 import { DATA_EXPORT_JOB, EXPORT_PAGE_ROWS } from '../../src/server/modules/data-export/export-job'
+import {
+  EXPORT_KEEP_MS,
+  exportDir,
+  pruneAllExports,
+} from '../../src/server/modules/data-export/export-files'
 import { ABHA_SYSTEM } from '../../src/server/modules/data-export/fhir-patient'
 import { fullPatient } from '../support/data-rights'
 import {
@@ -278,5 +283,26 @@ describe('patients as FHIR R4 NDJSON', () => {
     expect(last?.fileName).toMatch(/^arogya-backup-/)
     const { bytes } = await download(t.app, admin, jobId)
     expect(unzip(bytes).csv('patients.csv').length - 1).toBe(await count('patients', a))
+  })
+})
+
+describe('keeping exports', () => {
+  it('removes exports older than 48 hours; their download is then a clear 404', async () => {
+    const jobId = await startExport(t.app, admin, 'fhir')
+    await waitForExport(t.app, admin, jobId)
+    const stray = join(exportDir(a), 'left-behind.zip.part')
+    await writeFile(stray, 'partial')
+    const old = new Date(Date.now() - EXPORT_KEEP_MS - 60_000)
+    await utimes(join(exportDir(a), `${jobId}.ndjson`), old, old)
+    await utimes(stray, old, old)
+    const before = await readdir(exportDir(a))
+    const { removed } = await pruneAllExports()
+    expect(removed).toBe(2)
+    const after = await readdir(exportDir(a))
+    expect(after).toHaveLength(before.length - 2)
+    expect(after).not.toContain(`${jobId}.ndjson`)
+    const { res } = await download(t.app, admin, jobId)
+    expect(res.statusCode).toBe(404)
+    expect(res.json().message).toBe('This export is no longer kept; export again')
   })
 })

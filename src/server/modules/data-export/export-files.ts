@@ -44,3 +44,18 @@ export async function pruneExports(hospitalId: string, now = Date.now()): Promis
   }
   return removed
 }
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/** The daily platform job that clears every hospital's old exports (jobs/all-jobs.ts). */
+export const EXPORT_FILES_PRUNE_JOB = 'data.export.prune'
+
+/** Every hospital's export folder: files older than EXPORT_KEEP_MS go. */
+export async function pruneAllExports(now = Date.now()): Promise<{ removed: number }> {
+  const entries = await readdir(exportsRoot(), { withFileTypes: true }).catch(() => [])
+  let removed = 0
+  for (const entry of entries) {
+    if (entry.isDirectory() && UUID.test(entry.name)) removed += await pruneExports(entry.name, now)
+  }
+  return { removed }
+}
