@@ -30,10 +30,14 @@ beforeAll(async () => {
   b = await hospitalIdOf(t.db, 'smiledental')
   await fullPatient(t, admin, a)
   await fullPatient(t, await login(t.app, demoEmail('admin', 'smiledental')), b)
-  await t.db.execute(sql`insert into consent_records (hospital_id, channel, contact_address, action, method)
+  await t.db
+    .execute(sql`insert into consent_records (hospital_id, channel, contact_address, action, method)
     values (${a}, 'sms', '+919812345678', 'opt_out', 'keyword'),
            (${a}, 'sms', '+919812345679', 'opt_in', 'form')`)
-  const [row] = await queryRows<{ name: string }>(t.db, sql`select name from hospitals where id = ${a}`)
+  const [row] = await queryRows<{ name: string }>(
+    t.db,
+    sql`select name from hospitals where id = ${a}`,
+  )
   hospitalName = row?.name ?? ''
 }, 180_000)
 afterAll(async () => {
@@ -67,15 +71,26 @@ describe('refused', () => {
   it('for a wrong name, a wrong password, bad bodies and non-admins, deleting nothing', async () => {
     const before = await tableCounts(a)
     expect(before.patients).toBeGreaterThan(50)
-    const wrongName = await erase(admin, { confirmName: 'Some Other Hospital', password: TEST_PASSWORD })
+    const wrongName = await erase(admin, {
+      confirmName: 'Some Other Hospital',
+      password: TEST_PASSWORD,
+    })
     expect(wrongName.statusCode, wrongName.body).toBe(400)
     expect(wrongName.json().issues).toEqual([
       { path: 'confirmName', message: 'Type the hospital’s name exactly as shown to confirm' },
     ])
     // The name of another hospital is not this one's.
-    const [other] = await queryRows<{ name: string }>(t.db, sql`select name from hospitals where id = ${b}`)
-    expect((await erase(admin, { confirmName: other?.name, password: TEST_PASSWORD })).statusCode).toBe(400)
-    const wrongPassword = await erase(admin, { confirmName: hospitalName, password: 'not-the-password' })
+    const [other] = await queryRows<{ name: string }>(
+      t.db,
+      sql`select name from hospitals where id = ${b}`,
+    )
+    expect(
+      (await erase(admin, { confirmName: other?.name, password: TEST_PASSWORD })).statusCode,
+    ).toBe(400)
+    const wrongPassword = await erase(admin, {
+      confirmName: hospitalName,
+      password: 'not-the-password',
+    })
     expect(wrongPassword.statusCode, wrongPassword.body).toBe(403)
     expect(wrongPassword.json().message).toBe('The password is not correct')
     for (const body of [
@@ -93,7 +108,9 @@ describe('refused', () => {
       const res = await erase(cookie, { confirmName: hospitalName, password: TEST_PASSWORD })
       expect(res.statusCode, role).toBe(403)
     }
-    expect((await erase(undefined, { confirmName: hospitalName, password: TEST_PASSWORD })).statusCode).toBe(401)
+    expect(
+      (await erase(undefined, { confirmName: hospitalName, password: TEST_PASSWORD })).statusCode,
+    ).toBe(401)
     expect(await tableCounts(a)).toEqual(before)
   })
 })
@@ -114,7 +131,13 @@ describe('done', () => {
     expect(result.counts.leads).toBe(beforeA.leads)
     expect(result.total).toBe(Object.values(result.counts).reduce((x, y) => x + y, 0))
     expect(result.kept.sort()).toEqual(
-      ['audit_events', 'hospital_settings', 'invoice_counters', 'lead_settings', 'patient_number_counters'].sort(),
+      [
+        'audit_events',
+        'hospital_settings',
+        'invoice_counters',
+        'lead_settings',
+        'patient_number_counters',
+      ].sort(),
     )
 
     const afterA = await tableCounts(a)
@@ -143,7 +166,11 @@ describe('done', () => {
     const patients = await call(t.app, admin, 'GET', '/api/patients')
     expect(patients.statusCode).toBe(200)
     // Who, when and the counts, in the platform audit log and the hospital's own trail.
-    const [platform] = await queryRows<{ actor_user_id: string; summary: string; created_at: Date }>(
+    const [platform] = await queryRows<{
+      actor_user_id: string
+      summary: string
+      created_at: Date
+    }>(
       t.db,
       sql`select actor_user_id, summary, created_at from platform_audit_events
           where hospital_id = ${a} and action = 'hospital.data_erased'`,

@@ -136,7 +136,9 @@ describe('the zip', () => {
     const { res, bytes } = await download(t.app, admin, jobId)
     expect(res.statusCode, res.body).toBe(200)
     expect(res.headers['content-type']).toBe('application/zip')
-    expect(res.headers['content-disposition']).toMatch(/^attachment; filename="arogya-export-\d{4}-\d\d-\d\d\.zip"$/)
+    expect(res.headers['content-disposition']).toMatch(
+      /^attachment; filename="arogya-export-\d{4}-\d\d-\d\d\.zip"$/,
+    )
     expect(statuses.at(-1)?.bytes).toBe(bytes.length)
     zip = unzip(bytes)
   })
@@ -198,11 +200,16 @@ describe('the zip', () => {
       demoEmail('admin', 'smiledental'),
     )
     // No id of another hospital's records appears anywhere in the zip.
-    const all = Object.values(zip.files).map((f) => Buffer.from(f).toString('utf8')).join('\n')
+    const all = Object.values(zip.files)
+      .map((f) => Buffer.from(f).toString('utf8'))
+      .join('\n')
     for (const table of ['patients', 'leads', 'invoices', 'communications']) {
       const foreign = [...(await ids(table, b))]
       expect(foreign.length, table).toBeGreaterThan(0)
-      expect(foreign.filter((id) => all.includes(id)), table).toEqual([])
+      expect(
+        foreign.filter((id) => all.includes(id)),
+        table,
+      ).toEqual([])
     }
   })
 
@@ -210,7 +217,9 @@ describe('the zip', () => {
     for (const file of zip.manifest.files) {
       const [header] = zip.csv(file.name)
       for (const column of header ?? []) {
-        expect(column, file.name).not.toMatch(/password|secret|token|_hash|_enc$|name_search|hospital_id/)
+        expect(column, file.name).not.toMatch(
+          /password|secret|token|_hash|_enc$|name_search|hospital_id/,
+        )
       }
     }
     const [header, ...rows] = zip.csv('patients.csv')

@@ -54,7 +54,12 @@ export interface ManifestFile {
 
 export interface Unzipped {
   files: Record<string, Uint8Array>
-  manifest: { schemaVersion: number; hospital: { id: string }; totalRows: number; files: ManifestFile[] }
+  manifest: {
+    schemaVersion: number
+    hospital: { id: string }
+    totalRows: number
+    files: ManifestFile[]
+  }
   /** A CSV file's records (header row first), parsed with its BOM removed. */
   csv: (name: string) => string[][]
 }

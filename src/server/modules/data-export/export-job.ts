@@ -47,14 +47,14 @@ export interface ExportResult {
 
 function asPayload(value: unknown): ExportPayload {
   const p = value as Partial<ExportPayload> | null
-  if (
-    !p ||
-    typeof p.userId !== 'string' ||
-    !exportKinds.includes(p.kind as ExportKind)
-  ) {
+  if (!p || typeof p.userId !== 'string' || !exportKinds.includes(p.kind as ExportKind)) {
     throw new PermanentJobError('The export request is not valid; start the export again.')
   }
-  return { kind: p.kind as ExportKind, userId: p.userId, impersonatorUserId: p.impersonatorUserId ?? null }
+  return {
+    kind: p.kind as ExportKind,
+    userId: p.userId,
+    impersonatorUserId: p.impersonatorUserId ?? null,
+  }
 }
 
 /** The page's transaction writes timestamps in UTC, whatever the server's zone. */

@@ -74,7 +74,8 @@ export async function exportTables(tx: Tx): Promise<ExportTable[]> {
     }
     const column = { name: r.column, type: r.type }
     if (r.key_position !== null) table.keyAt.set(Number(r.key_position), column)
-    const exported = r.generated === '' && r.column !== 'hospital_id' && !SECRET_COLUMN.test(r.column)
+    const exported =
+      r.generated === '' && r.column !== 'hospital_id' && !SECRET_COLUMN.test(r.column)
     if (exported) table.columns.push(column)
   }
   return [...tables.values()]

@@ -51,7 +51,8 @@ const fhirGender: Record<string, string> = {
   prefer_not_to_say: 'unknown',
 }
 
-const present = (v: string | null | undefined): v is string => typeof v === 'string' && v.trim() !== ''
+const present = (v: string | null | undefined): v is string =>
+  typeof v === 'string' && v.trim() !== ''
 
 /** A FHIR instant (with seconds and a zone) from an ISO timestamp. */
 function instant(value: string): string {
@@ -77,7 +78,12 @@ export function fhirPatient(row: PatientRow, hospitalId: string): Record<string,
     })
   }
   if (present(row.abha_number)) {
-    identifier.push({ use: 'official', type: { text: 'ABHA number' }, system: ABHA_SYSTEM, value: row.abha_number })
+    identifier.push({
+      use: 'official',
+      type: { text: 'ABHA number' },
+      system: ABHA_SYSTEM,
+      value: row.abha_number,
+    })
   }
   const telecom: Record<string, unknown>[] = []
   if (present(row.phone)) telecom.push({ system: 'phone', value: row.phone, use: 'mobile' })

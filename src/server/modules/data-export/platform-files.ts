@@ -59,7 +59,9 @@ async function read(
   where: SQL,
 ): Promise<(string | null)[][]> {
   const selected = sql.join(
-    columns.map((c, i) => sql`to_jsonb(t.${sql.identifier(c)}) #>> '{}' as ${sql.identifier(`c${i}`)}`),
+    columns.map(
+      (c, i) => sql`to_jsonb(t.${sql.identifier(c)}) #>> '{}' as ${sql.identifier(`c${i}`)}`,
+    ),
     sql`, `,
   )
   const result = await tx.execute(

@@ -50,8 +50,8 @@ export function DataActionsPanel() {
     return (
       <Card>
         <CardContent className="pt-5 text-sm text-slate-700">
-          Exporting, backing up and deleting the hospital’s data are for your hospital’s admin:
-          they cover every patient and record. Ask your admin if you need a copy.
+          Exporting, backing up and deleting the hospital’s data are for your hospital’s admin: they
+          cover every patient and record. Ask your admin if you need a copy.
         </CardContent>
       </Card>
     )
@@ -85,18 +85,14 @@ export function DataActionsPanel() {
           <CardTitle>Export Data</CardTitle>
           <p className="text-sm text-slate-600">
             Everything your hospital holds: a zip with one CSV file per kind of record (patients,
-            leads, messages, appointments, invoices, payments, services, consents, the audit
-            trail…) and a manifest with each file’s row count and SHA-256 checksum. Patients can
-            also be exported as FHIR R4 Patient resources (NDJSON) for another health system.
+            leads, messages, appointments, invoices, payments, services, consents, the audit trail…)
+            and a manifest with each file’s row count and SHA-256 checksum. Patients can also be
+            exported as FHIR R4 Patient resources (NDJSON) for another health system.
           </p>
         </CardHeader>
         <CardContent className="space-y-4">
           <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
-            <Button
-              onClick={() => begin('data')}
-              disabled={busy}
-              loading={startingKind === 'data'}
-            >
+            <Button onClick={() => begin('data')} disabled={busy} loading={startingKind === 'data'}>
               <FileDown aria-hidden="true" />
               Export Data
             </Button>
