@@ -45,6 +45,7 @@ import { createMessagingHub } from './modules/messaging-events/hub'
 import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
 import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
+import { dataExportRoutes } from './modules/data-export/data-export.routes'
 import { dataRightsRoutes } from './modules/data-rights/data-rights.routes'
 import { patientsRoutes } from './modules/patients/patients.routes'
 import { platformRoutes } from './modules/platform/platform.routes'
@@ -185,6 +186,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   const health = healthRoutes(app, { db, notifications: revocations.state })
   patientsRoutes(app, { db })
   dataRightsRoutes(app, { db })
+  dataExportRoutes(app, { db, auth })
   leadsRoutes(app, { db })
   leadTrendsRoutes(app, { db })
   // Appointments, their reminders and the home page's upcoming list (issue 26).

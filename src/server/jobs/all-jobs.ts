@@ -6,6 +6,8 @@ import {
   overdueJob,
   overdueSweepJob,
 } from '../modules/billing/overdue-job'
+import { registerDataExportJob } from '../modules/data-export/data-export.routes'
+import { EXPORT_FILES_PRUNE_JOB, pruneAllExports } from '../modules/data-export/export-files'
 import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
 import { registerMessagingJobs, type MessagingJobOptions } from '../modules/messaging/send-job'
@@ -32,6 +34,8 @@ export function registerAllJobs(options: {
   if (options.messaging) registerMessagingJobs(options.messaging)
   // CSV imports of leads (idempotent: buildApp registers it too).
   registerLeadImportJob()
+  // Settings → Data exports (issue 27; idempotent: buildApp registers it too).
+  registerDataExportJob()
   // Appointment reminders (issue 26; idempotent: buildApp registers them too).
   registerAppointmentJobs()
   if (registered) return
@@ -44,6 +48,9 @@ export function registerAllJobs(options: {
   // Every hospital's old import files (uploads of finished imports, month-old reports), daily.
   registerHandler(IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob)
   schedule(IMPORT_FILES_PRUNE_JOB, { dailyAt: '03:00', timeZone: 'Asia/Kolkata' })
+  // Exports (Settings → Data) are kept 48 hours for download, then removed, daily.
+  registerHandler(EXPORT_FILES_PRUNE_JOB, () => pruneAllExports())
+  schedule(EXPORT_FILES_PRUNE_JOB, { dailyAt: '03:30', timeZone: 'Asia/Kolkata' })
   // Overdue invoices: an hourly sweep enqueues each hospital's daily run after its own midnight.
   registerHandler(OVERDUE_JOB, overdueJob)
   registerHandler(OVERDUE_SWEEP_JOB, overdueSweepJob)

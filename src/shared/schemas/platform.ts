@@ -332,6 +332,8 @@ export const platformActions = [
   'hospital.status_changed',
   'user.updated',
   'onboarding.completed',
+  // Settings → Data: a hospital admin's Delete All Data (issue 27).
+  'hospital.data_erased',
 ] as const
 export type PlatformAction = (typeof platformActions)[number]
 export const platformActionLabels: Record<PlatformAction, string> = {
@@ -340,6 +342,7 @@ export const platformActionLabels: Record<PlatformAction, string> = {
   'hospital.status_changed': 'Subscription status changed',
   'user.updated': 'User updated',
   'onboarding.completed': 'Onboarding task completed',
+  'hospital.data_erased': 'Hospital data erased',
 }
 
 export const ACTIVITIES_PAGE_SIZE = 20

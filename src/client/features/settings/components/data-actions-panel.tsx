@@ -1,7 +1,163 @@
+import { DatabaseBackup, FileDown, HeartPulse, Trash2 } from 'lucide-react'
+import { useState } from 'react'
+import { Button } from '@/client/components/ui/button'
+import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
+import { ApiError } from '@/client/lib/api-client'
+import { useCan, useUser } from '@/client/lib/current-user'
+import { toast } from '@/client/lib/toast'
+import type { ExportKind } from '@/shared/schemas/data-export'
+import { useStartExport } from '../api/data-export'
+import { DeleteAllDataDialog } from './delete-all-data-dialog'
+import { ExportProgress } from './export-progress'
+
+interface Running {
+  jobId: string
+  kind: ExportKind
+}
+
+/** The export in progress survives a change of tab or a reload (this tab of the browser only). */
+const STORE = 'arogya.settings.data-export'
+
+function stored(): Running | null {
+  try {
+    const value = JSON.parse(sessionStorage.getItem(STORE) ?? 'null') as Running | null
+    return value && typeof value.jobId === 'string' ? value : null
+  } catch {
+    return null
+  }
+}
+
 /**
- * Settings: Export, backup and delete (issue 27). Placeholder while its slice is built; the slice replaces this
- * file and keeps the export's name.
+ * Settings → Data (issue 27): Export Data (a zip of CSV files and a manifest), patients as FHIR
+ * R4 NDJSON, Create Backup (the same export until scheduled backups arrive) and Delete All
+ * Data. Admins only: the server refuses everyone else, and they see why here.
  */
 export function DataActionsPanel() {
-  return null
+  const canManage = useCan('hospital:manage')
+  const { data: user, isPending } = useUser()
+  const [running, setRunning] = useState<Running | null>(stored)
+  const [deleting, setDeleting] = useState(false)
+  const start = useStartExport()
+
+  if (isPending) {
+    return (
+      <p role="status" className="text-sm text-slate-600">
+        Loading…
+      </p>
+    )
+  }
+  if (!canManage) {
+    return (
+      <Card>
+        <CardContent className="pt-5 text-sm text-slate-700">
+          Exporting, backing up and deleting the hospital’s data are for your hospital’s admin: they
+          cover every patient and record. Ask your admin if you need a copy.
+        </CardContent>
+      </Card>
+    )
+  }
+
+  const track = (next: Running | null) => {
+    setRunning(next)
+    if (next) sessionStorage.setItem(STORE, JSON.stringify(next))
+    else sessionStorage.removeItem(STORE)
+  }
+  const begin = (kind: ExportKind) => {
+    start.mutate(kind, {
+      onSuccess: ({ jobId }) => track({ jobId, kind }),
+      onError: (error) =>
+        toast.error(
+          'Could not start the export',
+          error instanceof ApiError ? error.serverMessage : undefined,
+        ),
+    })
+  }
+  const busy = start.isPending
+  const startingKind = busy ? start.variables : null
+
+  return (
+    <section aria-labelledby="data-title" className="space-y-4">
+      <h2 id="data-title" className="text-lg font-semibold">
+        Your data
+      </h2>
+      <Card>
+        <CardHeader>
+          <CardTitle>Export Data</CardTitle>
+          <p className="text-sm text-slate-600">
+            Everything your hospital holds: a zip with one CSV file per kind of record (patients,
+            leads, messages, appointments, invoices, payments, services, consents, the audit trail…)
+            and a manifest with each file’s row count and SHA-256 checksum. Patients can also be
+            exported as FHIR R4 Patient resources (NDJSON) for another health system.
+          </p>
+        </CardHeader>
+        <CardContent className="space-y-4">
+          <div className="flex flex-col gap-2 sm:flex-row sm:flex-wrap">
+            <Button onClick={() => begin('data')} disabled={busy} loading={startingKind === 'data'}>
+              <FileDown aria-hidden="true" />
+              Export Data
+            </Button>
+            <Button
+              variant="outline"
+              onClick={() => begin('fhir')}
+              disabled={busy}
+              loading={startingKind === 'fhir'}
+            >
+              <HeartPulse aria-hidden="true" />
+              Export patients (FHIR)
+            </Button>
+          </div>
+          {running ? (
+            <ExportProgress
+              key={running.jobId}
+              jobId={running.jobId}
+              kind={running.kind}
+              onDismiss={() => track(null)}
+            />
+          ) : null}
+        </CardContent>
+      </Card>
+      <Card>
+        <CardHeader>
+          <CardTitle>Create Backup</CardTitle>
+          <p className="text-sm text-slate-600">
+            Scheduled backups are not available yet. Until they are, Create Backup makes the same
+            full export as Export Data, named as a backup, for you to download and keep somewhere
+            safe.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <Button
+            variant="outline"
+            onClick={() => begin('backup')}
+            disabled={busy}
+            loading={startingKind === 'backup'}
+          >
+            <DatabaseBackup aria-hidden="true" />
+            Create Backup
+          </Button>
+        </CardContent>
+      </Card>
+      <Card className="border-red-300">
+        <CardHeader>
+          <CardTitle className="text-red-700">Delete All Data</CardTitle>
+          <p className="text-sm text-slate-600">
+            Erases your hospital’s patients, leads, messages, appointments, invoices and other
+            records for good. Your team’s accounts and the hospital stay. You will type the
+            hospital’s name and your password to confirm.
+          </p>
+        </CardHeader>
+        <CardContent>
+          <Button variant="destructive" onClick={() => setDeleting(true)}>
+            <Trash2 aria-hidden="true" />
+            Delete All Data
+          </Button>
+        </CardContent>
+      </Card>
+      <DeleteAllDataDialog
+        hospitalName={user?.hospitalName ?? ''}
+        open={deleting}
+        onOpenChange={setDeleting}
+      />
+    </section>
+  )
 }

@@ -1,0 +1,208 @@
+import { sql } from 'drizzle-orm'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { fullPatient } from '../support/data-rights'
+import { call } from '../support/leads'
+import { login } from '../support/login'
+import { createPatient, manualPatientPayload } from '../support/patients'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  queryRows,
+  TEST_PASSWORD,
+  type TestApp,
+} from '../support/test-app'
+
+// Settings → Data → Delete All Data (issue 27): the hospital's name and the admin's password,
+// then every tenant table's rows of that hospital go in one transaction, recorded in the
+// platform audit log; the other hospital, the users and the hospital row stay.
+
+let t: TestApp
+let admin: string
+let a: string
+let b: string
+let hospitalName: string
+
+beforeAll(async () => {
+  t = await createTestApp()
+  admin = await login(t.app, demoEmail('admin'))
+  a = await hospitalIdOf(t.db, 'sanjeevani')
+  b = await hospitalIdOf(t.db, 'smiledental')
+  await fullPatient(t, admin, a)
+  await fullPatient(t, await login(t.app, demoEmail('admin', 'smiledental')), b)
+  await t.db
+    .execute(sql`insert into consent_records (hospital_id, channel, contact_address, action, method)
+    values (${a}, 'sms', '+919812345678', 'opt_out', 'keyword'),
+           (${a}, 'sms', '+919812345679', 'opt_in', 'form')`)
+  const [row] = await queryRows<{ name: string }>(
+    t.db,
+    sql`select name from hospitals where id = ${a}`,
+  )
+  hospitalName = row?.name ?? ''
+}, 180_000)
+afterAll(async () => {
+  await t?.close()
+})
+
+/** Rows per tenant table (forced RLS, a hospital_id column) for one hospital, as the owner sees them. */
+async function tableCounts(hospitalId: string): Promise<Record<string, number>> {
+  const tables = await queryRows<{ name: string }>(
+    t.db,
+    sql`select c.relname as name from pg_class c join pg_namespace n on n.oid = c.relnamespace
+        where n.nspname = 'public' and c.relkind = 'r' and c.relforcerowsecurity
+          and exists (select 1 from pg_attribute h where h.attrelid = c.oid and h.attname = 'hospital_id')
+        order by 1`,
+  )
+  const counts: Record<string, number> = {}
+  for (const { name } of tables) {
+    const [row] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from ${sql.identifier(name)} where hospital_id = ${hospitalId}`,
+    )
+    counts[name] = row?.n ?? -1
+  }
+  return counts
+}
+
+const erase = (cookie: string | undefined, body: unknown) =>
+  call(t.app, cookie, 'POST', '/api/data/delete-all', body)
+
+describe('refused', () => {
+  it('for a wrong name, a wrong password, bad bodies and non-admins, deleting nothing', async () => {
+    const before = await tableCounts(a)
+    expect(before.patients).toBeGreaterThan(50)
+    const wrongName = await erase(admin, {
+      confirmName: 'Some Other Hospital',
+      password: TEST_PASSWORD,
+    })
+    expect(wrongName.statusCode, wrongName.body).toBe(400)
+    expect(wrongName.json().issues).toEqual([
+      { path: 'confirmName', message: 'Type the hospital’s name exactly as shown to confirm' },
+    ])
+    // The name of another hospital is not this one's.
+    const [other] = await queryRows<{ name: string }>(
+      t.db,
+      sql`select name from hospitals where id = ${b}`,
+    )
+    expect(
+      (await erase(admin, { confirmName: other?.name, password: TEST_PASSWORD })).statusCode,
+    ).toBe(400)
+    const wrongPassword = await erase(admin, {
+      confirmName: hospitalName,
+      password: 'not-the-password',
+    })
+    expect(wrongPassword.statusCode, wrongPassword.body).toBe(403)
+    expect(wrongPassword.json().message).toBe('The password is not correct')
+    for (const body of [
+      {},
+      { confirmName: hospitalName },
+      { password: TEST_PASSWORD },
+      { confirmName: hospitalName, password: TEST_PASSWORD, everything: true },
+      { confirmName: 42, password: TEST_PASSWORD },
+      'delete',
+    ]) {
+      expect((await erase(admin, body)).statusCode, JSON.stringify(body)).toBe(400)
+    }
+    for (const role of ['doctor', 'nurse', 'receptionist', 'viewer'] as const) {
+      const cookie = await login(t.app, demoEmail(role))
+      const res = await erase(cookie, { confirmName: hospitalName, password: TEST_PASSWORD })
+      expect(res.statusCode, role).toBe(403)
+    }
+    expect(
+      (await erase(undefined, { confirmName: hospitalName, password: TEST_PASSWORD })).statusCode,
+    ).toBe(401)
+    expect(await tableCounts(a)).toEqual(before)
+  })
+})
+
+describe('done', () => {
+  it("erases this hospital's tenant data only, and records it in the platform audit log", async () => {
+    const beforeA = await tableCounts(a)
+    const beforeB = await tableCounts(b)
+    const [users] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from users where hospital_id = ${a}`,
+    )
+    // The name as typed: spacing around it does not matter, the name itself does.
+    const res = await erase(admin, { confirmName: `  ${hospitalName} `, password: TEST_PASSWORD })
+    expect(res.statusCode, res.body).toBe(200)
+    const result = res.json() as { counts: Record<string, number>; total: number; kept: string[] }
+    expect(result.counts.patients).toBe(beforeA.patients)
+    expect(result.counts.leads).toBe(beforeA.leads)
+    expect(result.total).toBe(Object.values(result.counts).reduce((x, y) => x + y, 0))
+    expect(result.kept.sort()).toEqual(
+      [
+        'audit_events',
+        'hospital_settings',
+        'invoice_counters',
+        'lead_settings',
+        'patient_number_counters',
+      ].sort(),
+    )
+
+    const afterA = await tableCounts(a)
+    for (const [table, n] of Object.entries(afterA)) {
+      if (table === 'consent_records') continue
+      if (result.kept.includes(table)) continue
+      if (['jobs', 'onboarding_tasks'].includes(table)) continue
+      expect(n, table).toBe(0)
+      expect(result.counts[table], table).toBe(beforeA[table])
+    }
+    // Opt-outs stay as the suppression list; the opt-in went.
+    const consents = await queryRows<{ action: string }>(
+      t.db,
+      sql`select action from consent_records where hospital_id = ${a}`,
+    )
+    expect(consents.length).toBeGreaterThan(0)
+    expect(consents.every((c) => c.action === 'opt_out')).toBe(true)
+    // The other hospital is untouched.
+    expect(await tableCounts(b)).toEqual(beforeB)
+    // Users and the hospital row stay; the admin is still signed in.
+    const [usersAfter] = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from users where hospital_id = ${a}`,
+    )
+    expect(usersAfter?.n).toBe(users?.n)
+    const patients = await call(t.app, admin, 'GET', '/api/patients')
+    expect(patients.statusCode).toBe(200)
+    // Who, when and the counts, in the platform audit log and the hospital's own trail.
+    const [platform] = await queryRows<{
+      actor_user_id: string
+      summary: string
+      created_at: Date
+    }>(
+      t.db,
+      sql`select actor_user_id, summary, created_at from platform_audit_events
+          where hospital_id = ${a} and action = 'hospital.data_erased'`,
+    )
+    const [adminUser] = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id from users where email = ${demoEmail('admin')}`,
+    )
+    expect(platform?.actor_user_id).toBe(adminUser?.id)
+    expect(platform?.summary).toContain(`patients ${beforeA.patients}`)
+    expect(platform?.summary).toContain(`${result.total} rows`)
+    const own = await queryRows<{ action: string }>(
+      t.db,
+      sql`select action from audit_events where hospital_id = ${a} and action = 'platform.hospital.data_erased'`,
+    )
+    expect(own).toHaveLength(1)
+    // The super admin's Activities tab lists it under its own action.
+    const superAdmin = await queryRows<{ n: number }>(
+      t.db,
+      sql`select count(*)::int as n from platform_audit_events where action = 'hospital.data_erased'`,
+    )
+    expect(superAdmin[0]?.n).toBe(1)
+  })
+
+  it('lets the hospital carry on: a new patient gets the next number, never a reused one', async () => {
+    const res = await createPatient(
+      t.app,
+      admin,
+      manualPatientPayload({ name: 'Fresh Start', phone: '9876501234' }),
+    )
+    expect(res.statusCode, res.body).toBe(201)
+    const number = (res.json() as { patientNumber: string }).patientNumber
+    expect(Number(number.split('-')[1])).toBeGreaterThan(50)
+  })
+})
