@@ -67,6 +67,8 @@ export const currentUser = z.object({
   profileImageUrl: z.string().nullable(),
   isSuperAdmin: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** The user's hospital requires two-factor of every member (Settings -> Security). */
+  twoFactorRequired: z.boolean().optional(),
   createdAt: z.string(),
   hospitalId: z.string().nullable(),
   hospitalName: z.string().nullable(),
@@ -75,11 +77,16 @@ export const currentUser = z.object({
 export type CurrentUser = z.infer<typeof currentUser>
 
 /**
- * Platform accounts must use two-factor: a super admin without it may only enrol
- * (the server answers everything else with 403 TWO_FACTOR_REQUIRED).
+ * Platform accounts must use two-factor, and so must the members of a hospital that requires
+ * it (Settings -> Security): without it they may only enrol (the server answers everything
+ * else with 403 TWO_FACTOR_REQUIRED).
  */
-export function mustEnrolTwoFactor(user: { isSuperAdmin: boolean; twoFactorEnabled: boolean }) {
-  return user.isSuperAdmin && !user.twoFactorEnabled
+export function mustEnrolTwoFactor(user: {
+  isSuperAdmin: boolean
+  twoFactorEnabled: boolean
+  twoFactorRequired?: boolean | undefined
+}) {
+  return (user.isSuperAdmin || user.twoFactorRequired === true) && !user.twoFactorEnabled
 }
 
 /**
