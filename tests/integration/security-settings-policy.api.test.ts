@@ -4,13 +4,7 @@ import { MAX_HOSPITAL_SESSION_HOURS } from '../../src/server/auth/hospital-polic
 import { expectError } from '../support/http'
 import { login } from '../support/login'
 import { call, setSecurityPolicy } from '../support/security-settings'
-import {
-  createTestApp,
-  demoEmail,
-  queryRows,
-  type TestApp,
-  userIdOf,
-} from '../support/test-app'
+import { createTestApp, demoEmail, queryRows, type TestApp, userIdOf } from '../support/test-app'
 import { enrolTwoFactor } from '../support/two-factor'
 
 // A long idle limit, so a new session's expires_at shows its absolute limit.
@@ -132,7 +126,11 @@ describe("the hospital's session timeout", () => {
     const res = await t.app.inject({
       method: 'POST',
       url: '/api/auth/sign-in/email',
-      headers: { host: 'localhost', origin: 'http://localhost', 'content-type': 'application/json' },
+      headers: {
+        host: 'localhost',
+        origin: 'http://localhost',
+        'content-type': 'application/json',
+      },
       payload: { email: demoEmail('admin', 'sanjeevani'), password: 'arogya-test-password-2026' },
     })
     const set = ([] as string[]).concat(res.headers['set-cookie'] ?? [])

@@ -56,7 +56,7 @@ export const sessionIdParams = z.strictObject({
   id: z
     .string()
     .min(1, { message: 'Session id is required' })
-    .max(128, { message: 'Session id is too long' })
+    .max(64, { message: 'Session id is too long' })
     .regex(/^[A-Za-z0-9_-]+$/, { message: 'Session id is not valid' }),
 })
 
