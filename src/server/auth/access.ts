@@ -7,7 +7,7 @@ import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
 import type { Auth } from './auth'
 import { cookieValue, type SessionCache, sessionCacheKey } from './session-cache'
-import { securityFor } from './hospital-policy'
+import { type HospitalSecurity, securityFor } from './hospital-policy'
 import { keepSessionAlive, type SessionPolicy } from './session-policy'
 
 /** Who may call a route. Every /api route declares one; registration fails otherwise. */
@@ -70,6 +70,8 @@ export interface SessionDeps {
   policy: SessionPolicy
   /** Recently resolved sessions (session-cache.ts, docs/decisions/010). */
   sessions: SessionCache<CachedActor>
+  /** A user's hospital policy; securityFor (hospital-policy.ts) unless a unit test stubs it. */
+  securityOf?: (hospitalId: string | null) => Promise<HospitalSecurity>
 }
 
 const cookieNames = new WeakMap<Auth, Promise<string>>()
@@ -180,7 +182,9 @@ export async function resolveActor(deps: SessionDeps, req: FastifyRequest): Prom
   }
   // The hospital's policy is read after the generation was taken: a policy change meanwhile
   // (NOTIFY from migration 0026) keeps this answer out of the cache.
-  const security = await securityFor(deps.db, facts.hospitalId, deps.policy)
+  const security = deps.securityOf
+    ? await deps.securityOf(facts.hospitalId)
+    : await securityFor(deps.db, facts.hospitalId, deps.policy)
   const found: CachedActor = {
     ...facts,
     twoFactorRequired: security.requireTwoFactor,
