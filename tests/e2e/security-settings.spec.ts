@@ -13,6 +13,7 @@ import {
 // A demo account no other e2e spec signs in with: this spec changes its password.
 const EMAIL = 'viewer@smiledental.demo'
 const NEW_PASSWORD = 'a-new-e2e-password-2026'
+const SHOTS = 'test-results/e2e/screenshots'
 
 /** The authenticator app: a code for a time step that was not used yet (no replays). */
 function authenticator(secret: string) {
@@ -52,6 +53,7 @@ test('Settings → Security: set up two-factor, change the password, sign in wit
   await expect(page.getByRole('button', { name: 'Sign out all other sessions' })).toBeVisible()
   await expectNoAxeViolations(page, 'the Security tab')
   await expectNoSidewaysScroll(page, 'the Security tab at 360 px')
+  await page.screenshot({ path: `${SHOTS}/security-settings-360.png`, fullPage: true })
 
   // Two-factor: password, QR code and key, backup codes, a first code.
   await page.getByRole('button', { name: 'Set up two-factor' }).click()
@@ -64,6 +66,7 @@ test('Settings → Security: set up two-factor, change the password, sign in wit
   expect((await readShownBackupCodes(page)).length).toBeGreaterThanOrEqual(5)
   await expectNoAxeViolations(page, 'two-factor set-up in Settings')
   await expectNoSidewaysScroll(page, 'two-factor set-up at 360 px')
+  await page.screenshot({ path: `${SHOTS}/security-two-factor-360.png`, fullPage: true })
   await page.getByLabel('6-digit code from your app').fill(await code())
   await page.getByRole('button', { name: 'Turn on two-factor' }).click()
   await expect(page.getByText('Two-factor authentication is on')).toBeVisible()
