@@ -29,6 +29,7 @@ import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
 import type { ProviderUrls } from './integrations/messaging/registry'
 import { bookingRoutes } from './modules/booking/booking.routes'
+import { accountSecurityRoutes } from './modules/account-security/account-security.routes'
 import { appointmentsRoutes } from './modules/appointments/appointments.routes'
 import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
@@ -198,6 +199,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   hospitalSettingsRoutes(app, { db })
   // Settings → Appearance: each user's own theme, colour and compact mode (issue 27).
   preferencesRoutes(app, { db })
+  accountSecurityRoutes(app, sessionDeps)
   // Sending messages: bulk send, batch progress, contact state, patients' messages (issue 25).
   messagingRoutes(app, { db })
   metaRoutes(app, { db, graph: options.metaGraph, mailer })

@@ -39,7 +39,8 @@ describe('sign-in', () => {
     expect(session).toMatch(/;\s*HttpOnly/i)
     expect(session).toMatch(/;\s*SameSite=Lax/i)
     expect(session).toMatch(/;\s*Path=\//)
-    expect(session).toMatch(/;\s*Max-Age=28800/)
+    // As long as the longest session a hospital may set (72 hours); the server ends each one.
+    expect(session).toMatch(/;\s*Max-Age=259200/)
     expect(session).not.toMatch(/;\s*Secure/i)
   })
 

@@ -12,6 +12,7 @@ import {
   requirePermission,
   roleOf,
   superAdmin,
+  HOSPITAL_TWO_FACTOR_REQUIRED_MESSAGE,
   TWO_FACTOR_REQUIRED_MESSAGE,
 } from './access'
 import type { Auth } from './auth'
@@ -70,6 +71,11 @@ beforeAll(async () => {
     db: {} as AppDb,
     policy: { absoluteHours: 12, idleMinutes: 30 },
     sessions,
+    // Hospital 'h2' requires two-factor of its members (Settings -> Security).
+    securityOf: async (hospitalId) => ({
+      requireTwoFactor: hospitalId === 'h2',
+      policy: { absoluteHours: 12, idleMinutes: 30 },
+    }),
   })
   app.get('/api/public', { config: publicRoute }, async (req) => ({ actor: req.actor }))
   app.get('/api/me', { config: authed }, async (req) => req.actor)
@@ -166,6 +172,7 @@ describe('registerAccessControl', () => {
       hospitalId: 'h1',
       sessionId: 'session-1',
       twoFactorEnabled: true,
+      twoFactorRequired: false,
       impersonatedBy: 'admin-9',
     })
     user = { id: 'u2', email: 'c@d.in', role: 'admin', hospitalId: 7, twoFactorEnabled: 'true' }
@@ -200,6 +207,22 @@ describe('registerAccessControl', () => {
     // The super_admin role counts as a platform account even without the flag.
     user = { id: 'sb', email: 'sb@x.in', role: 'super_admin', twoFactorEnabled: false }
     expect((await call('GET', '/api/platform', `${COOKIE}=tok4.sig`)).statusCode).toBe(403)
+  })
+
+  it('makes a member of a hospital that requires two-factor enrol first, and no one else', async () => {
+    user = { id: 'm1', email: 'm@h2.in', role: 'doctor', hospitalId: 'h2', twoFactorEnabled: false }
+    const blocked = await call('POST', '/api/patients')
+    expect(blocked.statusCode).toBe(403)
+    expect(blocked.json()).toEqual({
+      message: HOSPITAL_TWO_FACTOR_REQUIRED_MESSAGE,
+      code: 'TWO_FACTOR_REQUIRED',
+    })
+    expect((await call('GET', '/api/me', `${COOKIE}=tok7.sig`)).statusCode).toBe(403)
+    expect((await call('GET', '/api/enrol', `${COOKIE}=tok8.sig`)).statusCode).toBe(200)
+    user = { ...user, twoFactorEnabled: true }
+    expect((await call('POST', '/api/patients', `${COOKIE}=tok9.sig`)).statusCode).toBe(200)
+    user = { id: 'm2', email: 'm@h1.in', role: 'doctor', hospitalId: 'h1', twoFactorEnabled: false }
+    expect((await call('POST', '/api/patients', `${COOKIE}=tok10.sig`)).statusCode).toBe(200)
   })
 
   it('lets only a super admin reach platform routes', async () => {

@@ -7,6 +7,7 @@ import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
 import type { Auth } from './auth'
 import { cookieValue, type SessionCache, sessionCacheKey } from './session-cache'
+import { type HospitalSecurity, securityFor } from './hospital-policy'
 import { keepSessionAlive, type SessionPolicy } from './session-policy'
 
 /** Who may call a route. Every /api route declares one; registration fails otherwise. */
@@ -33,6 +34,8 @@ export interface Actor {
   hospitalId: string | null
   sessionId: string
   twoFactorEnabled: boolean
+  /** The user's hospital requires two-factor of every member (Settings -> Security). */
+  twoFactorRequired: boolean
   /** When an administrator acts as this user: the administrator's id (impersonation). */
   impersonatedBy: string | null
 }
@@ -52,18 +55,23 @@ declare module 'fastify' {
   }
 }
 
-/** A signed-in session as the session cache keeps it: the actor and its deadlines. */
+/** A signed-in session as the session cache keeps it: the actor, its deadlines and limits. */
 export interface CachedActor extends Actor {
   createdAt: Date
   expiresAt: Date
+  /** The session limits of the user's hospital (or the global ones): hospital-policy.ts. */
+  policy: SessionPolicy
 }
 
 export interface SessionDeps {
   auth: Auth
   db: AppDb
+  /** The global session limits: accounts outside a hospital, and hospitals without a timeout. */
   policy: SessionPolicy
   /** Recently resolved sessions (session-cache.ts, docs/decisions/010). */
   sessions: SessionCache<CachedActor>
+  /** A user's hospital policy; securityFor (hospital-policy.ts) unless a unit test stubs it. */
+  securityOf?: (hospitalId: string | null) => Promise<HospitalSecurity>
 }
 
 const cookieNames = new WeakMap<Auth, Promise<string>>()
@@ -99,6 +107,7 @@ function toActor(s: CachedActor): Actor {
     hospitalId: s.hospitalId,
     sessionId: s.sessionId,
     twoFactorEnabled: s.twoFactorEnabled,
+    twoFactorRequired: s.twoFactorRequired,
     impersonatedBy: s.impersonatedBy,
   }
 }
@@ -112,11 +121,13 @@ export function roleOf(value: unknown): Role {
   return roles.includes(value as Role) ? (value as Role) : 'viewer'
 }
 
+type SessionFacts = Omit<CachedActor, 'twoFactorRequired' | 'policy'>
+
 /** What better-auth's getSession found, as an actor (null: suspended or inactive). */
 function fromSession(result: {
   session: { id: string; createdAt: Date; expiresAt: Date }
   user: { id: string; email: string }
-}): CachedActor | null {
+}): SessionFacts | null {
   const u = result.user as typeof result.user & Record<string, unknown>
   if (u.banned === true || u.isActive === false) return null
   const impersonatedBy = (result.session as { impersonatedBy?: unknown }).impersonatedBy
@@ -141,7 +152,7 @@ async function keepAlive(
   key: string | undefined,
   s: CachedActor,
 ): Promise<Actor | null> {
-  const kept = await keepSessionAlive(deps.db, { ...s, id: s.sessionId }, deps.policy)
+  const kept = await keepSessionAlive(deps.db, { ...s, id: s.sessionId }, s.policy)
   if (kept.kind === 'gone') {
     if (key) deps.sessions.dropKey(key)
     return null
@@ -164,10 +175,20 @@ export async function resolveActor(deps: SessionDeps, req: FastifyRequest): Prom
 
   const generation = deps.sessions.generation()
   const result = await deps.auth.api.getSession({ headers: fromNodeHeaders(req.headers) })
-  const found = result ? fromSession(result) : null
-  if (!result || !found) {
+  const facts = result ? fromSession(result) : null
+  if (!result || !facts) {
     if (key) deps.sessions.dropKey(key)
     return null
+  }
+  // The hospital's policy is read after the generation was taken: a policy change meanwhile
+  // (NOTIFY from migration 0026) keeps this answer out of the cache.
+  const security = deps.securityOf
+    ? await deps.securityOf(facts.hospitalId)
+    : await securityFor(deps.db, facts.hospitalId, deps.policy)
+  const found: CachedActor = {
+    ...facts,
+    twoFactorRequired: security.requireTwoFactor,
+    policy: security.policy,
   }
   // Cached only when the cookie we keyed on is the one better-auth accepted.
   if (key && signed && tokenOf(signed) === result.session.token) {
@@ -198,6 +219,16 @@ async function dropRevoked(deps: SessionDeps, req: FastifyRequest): Promise<void
 
 export const TWO_FACTOR_REQUIRED_MESSAGE =
   'Platform accounts must turn on two-factor authentication before doing anything else.'
+export const HOSPITAL_TWO_FACTOR_REQUIRED_MESSAGE =
+  'Your hospital requires two-factor authentication: turn it on before doing anything else.'
+
+/** The 403 for an account that must enrol in two-factor first (platform or hospital rule). */
+export function twoFactorRequiredError(actor: Actor): AppError {
+  return new AppError(
+    'TWO_FACTOR_REQUIRED',
+    actor.isSuperAdmin ? TWO_FACTOR_REQUIRED_MESSAGE : HOSPITAL_TWO_FACTOR_REQUIRED_MESSAGE,
+  )
+}
 
 /** The actor of a route guarded by a permission: always a hospital member. */
 export function member(req: FastifyRequest): MemberActor {
@@ -237,7 +268,7 @@ export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): 
     const actor = req.actor
     if (!actor) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
     if (mustEnrolTwoFactor(actor) && !req.routeOptions.config.beforeEnrolment) {
-      throw new AppError('TWO_FACTOR_REQUIRED', TWO_FACTOR_REQUIRED_MESSAGE)
+      throw twoFactorRequiredError(actor)
     }
     switch (access.kind) {
       case 'authed':

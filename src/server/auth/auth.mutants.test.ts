@@ -66,7 +66,7 @@ describe('cookies and lifetimes', () => {
     expect(https.authCookies.sessionToken.attributes).toMatchObject({
       secure: true,
       httpOnly: true,
-      maxAge: 8 * 3600,
+      maxAge: 72 * 3600,
     })
     const http = await build({ baseURL: 'http://crm.example.in' }).auth.$context
     expect(http.authCookies.sessionToken.name).toBe('arogya.session_token')
@@ -76,12 +76,16 @@ describe('cookies and lifetimes', () => {
     expect(none.authCookies.sessionToken.attributes.secure).toBeFalsy()
   })
 
-  it('lives for the absolute limit, without better-auth refreshing it', async () => {
+  it('lives for the longest absolute limit a session may have, without better-auth refreshing it', async () => {
+    // A hospital may set up to 72 hours (Settings -> Security); the server ends each session
+    // at its own expires_at.
     const { auth } = build({ session: { absoluteHours: 12, idleMinutes: 30 } })
     const ctx = await auth.$context
-    expect(ctx.sessionConfig.expiresIn).toBe(12 * 3600)
-    expect(ctx.authCookies.sessionToken.attributes.maxAge).toBe(12 * 3600)
+    expect(ctx.sessionConfig.expiresIn).toBe(72 * 3600)
+    expect(ctx.authCookies.sessionToken.attributes.maxAge).toBe(72 * 3600)
     expect(ctx.options.session?.disableSessionRefresh).toBe(true)
+    const longer = await build({ session: { absoluteHours: 100, idleMinutes: 30 } }).auth.$context
+    expect(longer.authCookies.sessionToken.attributes.maxAge).toBe(100 * 3600)
   })
 
   it('holds passwords to 8..128 characters', async () => {

@@ -16,6 +16,7 @@ import {
 import { PASSWORD_MAX, PASSWORD_MIN } from '../../shared/schemas/auth'
 import { authRateLimitStorage } from '../http/rate-limit-store'
 import type { Mailer } from '../integrations/email/mailer'
+import { MAX_HOSPITAL_SESSION_HOURS, securityFor } from './hospital-policy'
 import { initialExpiry, type SessionPolicy } from './session-policy'
 import { verificationEmail } from './verification-email'
 
@@ -117,9 +118,10 @@ export function createAuth(options: AuthOptions) {
       },
     },
     session: {
-      // The cookie lives for the absolute limit; the idle limit moves expires_at on use
-      // (session-policy.ts), and better-auth's own refresh is off.
-      expiresIn: options.session.absoluteHours * 3600,
+      // The cookie lives for the longest absolute limit a session may have (the global one, or
+      // a hospital's own: Settings -> Security); the server ends each session at its own
+      // expires_at (session-policy.ts), and better-auth's own refresh is off.
+      expiresIn: Math.max(options.session.absoluteHours, MAX_HOSPITAL_SESSION_HOURS) * 3600,
       disableSessionRefresh: true,
     },
     user: {
@@ -163,14 +165,16 @@ export function createAuth(options: AuthOptions) {
         create: {
           before: async (newSession) => {
             const [row] = await db
-              .select({ isActive: user.isActive, banned: user.banned })
+              .select({ isActive: user.isActive, banned: user.banned, hospitalId: user.hospitalId })
               .from(user)
               .where(eq(user.id, newSession.userId))
             if (row?.banned)
               throw new APIError('FORBIDDEN', { message: SUSPENDED_MESSAGE, code: 'BANNED_USER' })
             if (row && !row.isActive)
               throw new APIError('FORBIDDEN', { message: INACTIVE_MESSAGE, code: 'INACTIVE_USER' })
-            return { data: { ...newSession, expiresAt: initialExpiry(options.session) } }
+            // The limits of the user's hospital (Settings -> Security), or the global ones.
+            const { policy } = await securityFor(db, row?.hospitalId ?? null, options.session)
+            return { data: { ...newSession, expiresAt: initialExpiry(policy) } }
           },
         },
       },

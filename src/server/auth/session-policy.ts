@@ -6,7 +6,8 @@ import { session as sessions } from '../db/schema/auth'
  * Sessions end at whichever comes first: the absolute limit after sign-in, or the idle
  * limit after the last request (ASVS 7.3.1/7.3.2). Both are kept in the one `expires_at`
  * that better-auth already checks on every use, so every instance and every better-auth
- * endpoint enforces them alike.
+ * endpoint enforces them alike. The policy is per hospital (Settings -> Security, issue 27:
+ * hospital-policy.ts); accounts outside a hospital have the global one (env).
  */
 export interface SessionPolicy {
   absoluteHours: number
@@ -27,7 +28,11 @@ export function initialExpiry(policy: SessionPolicy, now = Date.now()): Date {
   return new Date(now + Math.min(idle, absolute))
 }
 
-/** The idle deadline a use now asks for, capped at sign-in + the absolute limit. */
+/**
+ * The idle deadline a use now asks for, capped at sign-in + the absolute limit; null while the
+ * current deadline is within a minute of it. A deadline beyond the cap (the hospital shortened
+ * its session hours since) is brought back to the cap at once.
+ */
 export function wantedExpiry(
   session: { createdAt: Date; expiresAt: Date },
   policy: SessionPolicy,
@@ -35,6 +40,7 @@ export function wantedExpiry(
 ): Date | null {
   const idleMs = policy.idleMinutes * 60_000
   const cap = session.createdAt.getTime() + policy.absoluteHours * 3_600_000
+  if (session.expiresAt.getTime() > cap) return new Date(cap)
   const wanted = Math.min(now + idleMs, cap)
   return wanted - session.expiresAt.getTime() < TOUCH_EVERY_MS ? null : new Date(wanted)
 }
@@ -45,8 +51,10 @@ export type KeepAlive =
 
 /**
  * Moves the idle deadline forward on use (one statement, one round trip, at most once a
- * minute). Moving the deadline forward sends no revocation notice (migration 0008), so cached
- * sessions stay cached. 'gone': the session was deleted or had expired meanwhile.
+ * minute), and records the use (updated_at: the "last used" of the sessions list, to within
+ * that minute). Moving the deadline forward sends no revocation notice (migration 0008), so
+ * cached sessions stay cached; moving it back (a shortened policy) does. 'gone': the session
+ * was deleted or had expired meanwhile, or the shortened policy ended it.
  */
 export async function keepSessionAlive(
   db: AppDb,
@@ -59,8 +67,9 @@ export async function keepSessionAlive(
   // COMMIT round trips).
   const rows = await db
     .update(sessions)
-    .set({ expiresAt: wanted })
+    .set({ expiresAt: wanted, updatedAt: new Date() })
     .where(sql`${sessions.id} = ${session.id} and ${sessions.expiresAt} > now()`)
     .returning({ id: sessions.id })
-  return rows.length ? { kind: 'moved', expiresAt: wanted } : { kind: 'gone' }
+  if (!rows.length || wanted.getTime() <= Date.now()) return { kind: 'gone' }
+  return { kind: 'moved', expiresAt: wanted }
 }

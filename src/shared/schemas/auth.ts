@@ -67,6 +67,8 @@ export const currentUser = z.object({
   profileImageUrl: z.string().nullable(),
   isSuperAdmin: z.boolean(),
   twoFactorEnabled: z.boolean(),
+  /** The user's hospital requires two-factor of every member (Settings -> Security). */
+  twoFactorRequired: z.boolean().optional(),
   createdAt: z.string(),
   hospitalId: z.string().nullable(),
   hospitalName: z.string().nullable(),

@@ -4,13 +4,14 @@ import { Card, CardContent } from '@/client/components/ui/card'
 import { useDocumentTitle } from '@/client/lib/use-document-title'
 import { serverPaths } from '@/client/paths'
 import type { CurrentUser } from '@/shared/schemas/auth'
-import type { TwoFactorSetup } from './api/enrol-two-factor'
-import { TwoFactorPasswordStep } from './components/two-factor-password-step'
-import { TwoFactorSetupStep } from './components/two-factor-setup-step'
+import type { TwoFactorSetup } from '@/client/components/two-factor/api/enrol-two-factor'
+import { TwoFactorPasswordStep } from '@/client/components/two-factor/two-factor-password-step'
+import { TwoFactorSetupStep } from '@/client/components/two-factor/two-factor-setup-step'
 
 /**
- * The only screen a platform account without two-factor sees (the server refuses it
- * everything else): password, then authenticator app, backup codes and a first code.
+ * The only screen a platform account without two-factor sees, and a member of a hospital that
+ * requires it (the server refuses them everything else): password, then authenticator app,
+ * backup codes and a first code.
  */
 export function TwoFactorEnrolmentPage({ user }: { user: CurrentUser }) {
   useDocumentTitle('Set up two-factor authentication')
@@ -39,9 +40,12 @@ export function TwoFactorEnrolmentPage({ user }: { user: CurrentUser }) {
                 </h1>
               </div>
               <p className="text-sm text-slate-700">
-                Platform accounts must use two-factor authentication. Besides your password, you
-                will enter a code from an authenticator app on your phone (such as Google
-                Authenticator, Microsoft Authenticator or Authy) each time you sign in.
+                {user.isSuperAdmin
+                  ? 'Platform accounts must use two-factor authentication.'
+                  : `${user.hospitalName ?? 'Your hospital'} requires two-factor authentication of every member.`}{' '}
+                Besides your password, you will enter a code from an authenticator app on your phone
+                (such as Google Authenticator, Microsoft Authenticator or Authy) each time you sign
+                in.
               </p>
               <p className="text-sm break-words text-slate-600">
                 Signed in as <span className="font-medium text-slate-800">{user.email}</span>

@@ -8,7 +8,7 @@ import {
   authedBeforeEnrolment,
   publicRoute,
   resolveActor,
-  TWO_FACTOR_REQUIRED_MESSAGE,
+  twoFactorRequiredError,
 } from '../../auth/access'
 import { AUTH_BASE, matchAuthEndpoint } from '../../auth/endpoints'
 import { callAuth, callAuthAt, sendAuthResponse, userOf } from '../../auth/forward'
@@ -39,8 +39,8 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): voi
   app.get('/api/auth/user', { config: authedBeforeEnrolment }, async (req) => {
     const actor = req.actor
     const current = actor ? await getCurrentUser(db, actor.userId) : null
-    if (!current) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
-    return current
+    if (!actor || !current) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
+    return { ...current, twoFactorRequired: actor.twoFactorRequired }
   })
 
   app.post(
@@ -99,7 +99,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): voi
         ? await resolveActor(deps, req)
         : null
       if (actor && mustEnrolTwoFactor(actor) && !endpoint.beforeEnrolment) {
-        throw new AppError('TWO_FACTOR_REQUIRED', TWO_FACTOR_REQUIRED_MESSAGE)
+        throw twoFactorRequiredError(actor)
       }
       const res = await callAuth(auth, req)
       let event = res.status < 400 ? endpoint.events?.ok : endpoint.events?.failed

@@ -4,8 +4,8 @@ import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
-import { type TwoFactorSetup, useConfirmTwoFactor } from '../api/enrol-two-factor'
-import { groupSecret, secretOf } from '../totp-secret'
+import { type TwoFactorSetup, useConfirmTwoFactor } from './api/enrol-two-factor'
+import { groupSecret, secretOf } from './totp-secret'
 import { CopyButton } from './copy-button'
 import { TotpQrCode } from './totp-qr-code'
 
@@ -19,7 +19,14 @@ function messageOf(error: unknown): string {
 }
 
 /** Step 2: scan the QR code (or type the key), keep the backup codes, confirm with a code. */
-export function TwoFactorSetupStep({ setup }: { setup: TwoFactorSetup }) {
+export function TwoFactorSetupStep({
+  setup,
+  onEnabled,
+}: {
+  setup: TwoFactorSetup
+  /** After two-factor is on (the current user is reloaded by then). */
+  onEnabled?: () => void
+}) {
   const confirm = useConfirmTwoFactor()
   const [error, setError] = useState<string | null>(null)
   const secret = secretOf(setup.totpURI)
@@ -39,6 +46,7 @@ export function TwoFactorSetupStep({ setup }: { setup: TwoFactorSetup }) {
         'Two-factor authentication is on',
         'From now on, sign in with your password and a code from your app.',
       )
+      onEnabled?.()
     } catch (e) {
       setError(messageOf(e))
     }

@@ -3,7 +3,7 @@ import { Button } from '@/client/components/ui/button'
 import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
-import { type TwoFactorSetup, useEnableTwoFactor } from '../api/enrol-two-factor'
+import { type TwoFactorSetup, useEnableTwoFactor } from './api/enrol-two-factor'
 
 function messageOf(error: unknown): string {
   if (error instanceof ApiError) return error.jsonMessage ?? 'Could not check your password.'
