@@ -1,6 +1,11 @@
 import { randomUUID } from 'node:crypto'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from '../../src/server/jobs/worker'
+import { LEAD_IMPORT_JOB } from '../../src/server/modules/leads/leads.import'
 import { type Lead, lead as leadSchema } from '../../src/shared/schemas/leads'
 import { call, leadsPageOf, postLead, uniqueMobile } from '../support/leads'
 import { uploadCsv, waitForImport } from '../support/leads-import'
@@ -22,6 +27,9 @@ let admin: string
 let receptionist: string
 let hospitalA: string
 let receptionists: string[]
+let worker: Worker
+let dataDir: string
+const previousDataDir = process.env.DATA_DIR
 
 const save = async (leadManagement: Record<string, unknown>) => {
   const res = await t.app.inject({
@@ -47,13 +55,23 @@ async function create(body: Record<string, unknown>): Promise<Lead> {
 async function addReceptionist(name: string, active = true): Promise<string> {
   const id = `test-${randomUUID()}`
   await t.db.execute(sql`
-    insert into "user" (id, name, email, role, hospital_id, is_active)
+    insert into users (id, name, email, role, hospital_id, is_active)
     values (${id}, ${name}, ${`${id}@sanjeevani.test`}, 'receptionist', ${hospitalA}, ${active})`)
   return id
 }
 
 beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'arogya-settings-'))
+  process.env.DATA_DIR = dataDir
   t = await createTestApp()
+  worker = new Worker({
+    database: t.database,
+    names: [LEAD_IMPORT_JOB],
+    pollMs: 20,
+    progressMs: 0,
+    backoff: () => 10,
+  })
+  await worker.start()
   admin = await login(t.app, demoEmail('admin'))
   receptionist = await login(t.app, demoEmail('receptionist'))
   hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
@@ -63,13 +81,16 @@ beforeAll(async () => {
   receptionists = (
     await queryRows<{ id: string }>(
       t.db,
-      sql`select id from "user" where hospital_id = ${hospitalA} and role = 'receptionist'
+      sql`select id from users where hospital_id = ${hospitalA} and role = 'receptionist'
           and is_active order by id`,
     )
   ).map((r) => r.id)
 })
 afterAll(async () => {
+  await worker?.stop()
   await t?.close()
+  process.env.DATA_DIR = previousDataDir
+  if (dataDir) await rm(dataDir, { recursive: true, force: true })
 })
 
 describe('auto-assign', () => {
@@ -87,7 +108,7 @@ describe('auto-assign', () => {
     expect(got.slice(3)).toEqual(got.slice(0, 3))
     const doctor = await queryRows<{ id: string }>(
       t.db,
-      sql`select id from "user" where email = ${demoEmail('doctor')}`,
+      sql`select id from users where email = ${demoEmail('doctor')}`,
     )
     const chosen = await create({ assignedToUserId: doctor[0]?.id })
     expect(chosen.assignedToUserId).toBe(doctor[0]?.id)

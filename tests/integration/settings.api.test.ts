@@ -195,7 +195,7 @@ describe('PUT /api/settings', () => {
   it('audits each save with the keys that changed and who saved', async () => {
     const [adminId] = await queryRows<{ id: string }>(
       t.db,
-      sql`select id from "user" where email = ${demoEmail('admin')}`,
+      sql`select id from users where email = ${demoEmail('admin')}`,
     )
     const res = await put(admin, {
       security: { requireTwoFactor: true },
