@@ -33,7 +33,6 @@ const profileColumns = {
   email: hospitals.email,
 }
 type Profile = { currency: string; address: string | null; phone: string | null; email: string }
-const profileKeys = ['currency', 'address', 'phone', 'email'] as const
 
 /** From here on the transaction runs as app_user with the hospital set: RLS scopes the rest. */
 async function enterTenant(tx: Tx, hospitalId: string): Promise<void> {
@@ -52,7 +51,15 @@ async function readProfile(tx: Tx, hospitalId: string): Promise<Profile> {
 async function readTenantSections(tx: Tx) {
   const [hs] = await tx.select().from(hospitalSettings)
   const [ls] = await tx.select().from(leadSettings)
-  const { followUpDays: _f, ...notifications } = await readNotifications(tx)
+  const n = await readNotifications(tx)
+  const notifications = {
+    emailEnabled: n.emailEnabled,
+    smsEnabled: n.smsEnabled,
+    pushEnabled: n.pushEnabled,
+    appointmentReminders: n.appointmentReminders,
+    quietHoursStart: n.quietHoursStart,
+    quietHoursEnd: n.quietHoursEnd,
+  }
   const h = hs ?? hospitalSettingsDefaults
   return {
     region: h.region,

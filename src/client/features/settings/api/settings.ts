@@ -21,7 +21,7 @@ export function useSettings() {
 
 /**
  * PUT /api/settings (admins). Other screens read parts of the same records (the hospital's
- * settings for appointments and billing, the booking card, the notification settings), so
+ * settings for appointments and billing, the booking card), so
  * those reload too.
  */
 export function useSaveSettings() {
@@ -31,7 +31,7 @@ export function useSaveSettings() {
     onSuccess: async (saved) => {
       queryClient.setQueryData(settingsKey, saved)
       await Promise.all(
-        [hospitalSettingsKey, bookingSettingsKey, ['/api/settings/notifications']].map((queryKey) =>
+        [hospitalSettingsKey, bookingSettingsKey].map((queryKey) =>
           queryClient.invalidateQueries({ queryKey }),
         ),
       )
