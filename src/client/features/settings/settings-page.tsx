@@ -182,6 +182,7 @@ function HospitalSettings({
           <TemplatesPanel />
         </TabsContent>
         <TabsContent value="security" className="space-y-4">
+          <h2 className="text-lg font-semibold">Security</h2>
           {section(<SecurityPolicyFields />)}
           <SecurityAccountPanel />
         </TabsContent>
@@ -189,6 +190,7 @@ function HospitalSettings({
           <AppearancePanel />
         </TabsContent>
         <TabsContent value="data" className="space-y-4">
+          <h2 className="text-lg font-semibold">Data</h2>
           {section(<DataPolicyFields />)}
           <DataActionsPanel />
         </TabsContent>
