@@ -1,6 +1,15 @@
 import { sql } from 'drizzle-orm'
+import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import type { Settings } from '../../src/shared/schemas/settings'
+import {
+  dataShape,
+  generalShape,
+  leadManagementShape,
+  notificationsShape,
+  type Settings,
+  securityShape,
+} from '../../src/shared/schemas/settings'
+import { hostileValue } from '../support/hostile'
 import { expectError, issuePaths } from '../support/http'
 import { browserHeaders, login } from '../support/login'
 import {
@@ -265,5 +274,50 @@ describe('PUT /api/settings', () => {
       sql`select 1 from hospital_settings where hospital_id = ${hospitalB}`,
     )
     expect(rows).toEqual([])
+  })
+})
+
+describe('PUT /api/settings under hostile bodies', () => {
+  const sections = {
+    general: Object.keys(generalShape),
+    leadManagement: Object.keys(leadManagementShape),
+    notifications: Object.keys(notificationsShape),
+    security: Object.keys(securityShape),
+    data: Object.keys(dataShape),
+  }
+  /** A section with its real keys (and now and then an unknown one), each holding anything. */
+  const sectioned = fc.dictionary(
+    fc.constantFrom(...Object.keys(sections), '__proto__', 'general '),
+    fc.oneof(
+      fc.dictionary(
+        fc.oneof(
+          { weight: 5, arbitrary: fc.constantFrom(...Object.values(sections).flat()) },
+          fc.string({ maxLength: 12 }),
+        ),
+        hostileValue,
+        { maxKeys: 4 },
+      ),
+      hostileValue,
+    ),
+    { maxKeys: 3 },
+  )
+
+  it('never answers 5xx, and a refused body changes nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(sectioned, async (body) => {
+        const before = JSON.stringify(await settingsOf(admin))
+        const res = await put(admin, body)
+        expect(res.statusCode, res.body).toBeLessThan(500)
+        if (res.statusCode !== 200) {
+          expect(res.statusCode).toBe(400)
+          expect(JSON.stringify(await settingsOf(admin))).toBe(before)
+        }
+      }),
+      { numRuns: 40 },
+    )
+    // Whatever was accepted still reads back as valid settings.
+    const after = await settingsOf(admin)
+    expect(after.security.sessionHours).toBeGreaterThanOrEqual(1)
+    expect(after.data.backupRetentionDays).toBeGreaterThanOrEqual(1)
   })
 })
