@@ -8,8 +8,6 @@ ALTER TABLE leads ADD COLUMN contact_attempts integer NOT NULL DEFAULT 0;
 --> statement-breakpoint
 ALTER TABLE leads ADD COLUMN contact_limit_exceeded boolean NOT NULL DEFAULT false;
 --> statement-breakpoint
-ALTER TABLE leads ADD CONSTRAINT leads_contact_attempts_check CHECK (contact_attempts >= 0);
---> statement-breakpoint
 UPDATE leads l SET contact_attempts = c.n
   FROM (
     SELECT hospital_id, lead_id, count(*)::int AS n FROM communications
