@@ -35,6 +35,7 @@ import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes'
+import { settingsRoutes } from './modules/settings/settings.routes'
 import { leadsRoutes } from './modules/leads/leads.routes'
 import { leadTrendsRoutes } from './modules/leads/trends.routes'
 import { metaAdminRoutes } from './modules/meta/meta-admin.routes'
@@ -197,6 +198,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   servicesCatalogueRoutes(app, { db })
   // Settings → General: the hospital's settings and its booking page card (issue 26).
   hospitalSettingsRoutes(app, { db })
+  settingsRoutes(app, { db })
   // Settings → Appearance: each user's own theme, colour and compact mode (issue 27).
   preferencesRoutes(app, { db })
   accountSecurityRoutes(app, sessionDeps)

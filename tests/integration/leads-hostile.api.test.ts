@@ -127,6 +127,8 @@ describe('hostile lead bodies', () => {
                  meta_lead_id as "metaLeadId", meta_form_id as "metaFormId",
                  assigned_to_user_id as "assignedToUserId", null as "assignedToName",
                  patient_id as "patientId", last_contact_at::text as "lastContactAt",
+                 contact_attempts as "contactAttempts",
+                 contact_limit_exceeded as "contactLimitExceeded",
                  created_at::text as "createdAt", updated_at::text as "updatedAt"
           from leads`,
       )

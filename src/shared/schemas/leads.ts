@@ -115,6 +115,9 @@ export const lead = z.object({
   patientId: z.string().nullable(),
   /** Newest communication's time; null is shown as 'Never'. */
   lastContactAt: z.string().nullable(),
+  /** Outbound contacts so far, and whether they went beyond Settings' max contact attempts. */
+  contactAttempts: z.number(),
+  contactLimitExceeded: z.boolean(),
   createdAt: z.string(),
   updatedAt: z.string(),
 })

@@ -58,6 +58,12 @@ export const leads = pgTable(
     patientId: uuid('patient_id'),
     /** The newest communication's time, kept by the service in the same transaction. */
     lastContactAt: timestamp('last_contact_at', { withTimezone: true }),
+    /**
+     * Issue 27 (drizzle/0025): outbound contacts so far (kept by a trigger on communications),
+     * and whether they went beyond the hospital's max contact attempts.
+     */
+    contactAttempts: integer('contact_attempts').notNull().default(0),
+    contactLimitExceeded: boolean('contact_limit_exceeded').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
     // Search keys, computed by PostgreSQL (as patients: docs/decisions/011).

@@ -11,6 +11,15 @@ export interface MappedMetaLead {
   source: 'meta-facebook' | 'meta-instagram'
   metaLeadId: string
   metaFormId: string | null
+  /** When the person filled in the form (Meta's created_time), for priority scoring. */
+  enquiredAt?: Date | null
+}
+
+/** Meta's created_time ('2026-11-20T10:00:00+0000'); anything unreadable is null. */
+export function enquiryTime(value: unknown): Date | null {
+  if (typeof value !== 'string') return null
+  const date = new Date(value.replace(/([+-]\d{2})(\d{2})$/, '$1:$2'))
+  return Number.isNaN(date.getTime()) ? null : date
 }
 
 export type MapResult = { ok: true; lead: MappedMetaLead } | { ok: false; reason: string }
@@ -58,6 +67,7 @@ export function mapGraphLead(lead: GraphLead, formId: string | null = null): Map
       source: platform === 'ig' || platform === 'instagram' ? 'meta-instagram' : 'meta-facebook',
       metaLeadId: id,
       metaFormId: text(lead.form_id) ?? formId,
+      enquiredAt: enquiryTime(lead.created_time),
     },
   }
 }

@@ -23,10 +23,21 @@ describe('mapGraphLead (spec §3)', () => {
         source: 'meta-facebook',
         metaLeadId: '1234567890123456',
         metaFormId: '55',
+        enquiredAt: null,
       },
     })
     const withMessage = mapGraphLead(lead({ phone_number: '9876543210', message: 'Back pain' }))
     expect(withMessage.ok && withMessage.lead.serviceInterest).toBe('Back pain')
+  })
+
+  it('reads when the person enquired from created_time (for priority scoring)', () => {
+    const at = (created_time: string) => {
+      const m = mapGraphLead(lead({ phone_number: '9876543210' }, { created_time }))
+      return m.ok ? m.lead.enquiredAt?.toISOString() : 'refused'
+    }
+    expect(at('2026-11-20T10:15:00+0000')).toBe('2026-11-20T10:15:00.000Z')
+    expect(at('2026-11-20T10:15:00+0530')).toBe('2026-11-20T04:45:00.000Z')
+    expect(at('yesterday')).toBeUndefined()
   })
 
   it('reads Instagram from the platform, the campaign from campaign_name or ad_name', () => {

@@ -56,7 +56,11 @@ function toSettings(row: SettingsRow): HospitalSettings {
 }
 
 /** The hospital's settings row (hospitals is a platform table, narrowed to the member's own). */
-async function readSettings(tx: Tx, hospitalId: string, lock = false): Promise<HospitalSettings> {
+export async function readSettings(
+  tx: Tx,
+  hospitalId: string,
+  lock = false,
+): Promise<HospitalSettings> {
   const query = tx.select(settingsColumns).from(hospitals).where(eq(hospitals.id, hospitalId))
   const [row] = lock ? await query.for('update') : await query
   if (!row) throw notFound('Hospital')
@@ -96,6 +100,51 @@ function isSlugClash(error: unknown): boolean {
 }
 
 /**
+ * Applies a partial change to the hospital's settings row inside the caller's platform
+ * transaction: the row is locked while it is checked and changed. PATCH /api/hospital/settings
+ * and PUT /api/settings (issue 27) both save through here.
+ */
+export async function applyHospitalSettings(
+  tx: Tx,
+  hospitalId: string,
+  values: UpdateHospitalSettingsInput,
+): Promise<{ next: HospitalSettings; changed: (keyof HospitalSettings)[] }> {
+  const before = await readSettings(tx, hospitalId, true)
+  const set = Object.fromEntries(
+    Object.entries(values).filter(([, v]) => v !== undefined),
+  ) as Partial<HospitalSettings>
+  const next: HospitalSettings = { ...before, ...set }
+  checkGstinState(next, values)
+  if (set.slug !== undefined && set.slug !== before.slug) {
+    const [other] = await tx
+      .select({ id: hospitals.id })
+      .from(hospitals)
+      .where(and(eq(hospitals.slug, set.slug), ne(hospitals.id, hospitalId)))
+    if (other) throw slugTaken()
+  }
+  const changed = (Object.keys(set) as (keyof HospitalSettings)[]).filter(
+    (k) => JSON.stringify(set[k]) !== JSON.stringify(before[k]),
+  )
+  if (changed.length) {
+    await tx
+      .update(hospitals)
+      .set({ ...set, updatedAt: new Date() })
+      .where(eq(hospitals.id, hospitalId))
+  }
+  return { next, changed }
+}
+
+/** Runs a save that may take a booking link a concurrent save took first: a 409, not a 500. */
+export async function answeringSlugClash<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn()
+  } catch (error) {
+    if (isSlugClash(error)) throw slugTaken()
+    throw error
+  }
+}
+
+/**
  * PATCH /api/hospital/settings (hospital:manage). Fields left out keep their value. The row
  * is locked while it is checked and changed, and the audit row goes in the same transaction
  * (as app_user with the hospital set, so RLS checks it like any tenant write).
@@ -103,30 +152,9 @@ function isSlugClash(error: unknown): boolean {
 export async function updateHospitalSettings(
   opts: SettingsOptions & { values: UpdateHospitalSettingsInput },
 ): Promise<HospitalSettings> {
-  try {
-    return await withPlatform(opts.db, async (tx) => {
-      const before = await readSettings(tx, opts.hospitalId, true)
-      const set = Object.fromEntries(
-        Object.entries(opts.values).filter(([, v]) => v !== undefined),
-      ) as Partial<HospitalSettings>
-      const next: HospitalSettings = { ...before, ...set }
-      checkGstinState(next, opts.values)
-      if (set.slug !== undefined && set.slug !== before.slug) {
-        const [other] = await tx
-          .select({ id: hospitals.id })
-          .from(hospitals)
-          .where(and(eq(hospitals.slug, set.slug), ne(hospitals.id, opts.hospitalId)))
-        if (other) throw slugTaken()
-      }
-      const changed = (Object.keys(set) as (keyof HospitalSettings)[]).filter(
-        (k) => JSON.stringify(set[k]) !== JSON.stringify(before[k]),
-      )
-      if (changed.length) {
-        await tx
-          .update(hospitals)
-          .set({ ...set, updatedAt: new Date() })
-          .where(eq(hospitals.id, opts.hospitalId))
-      }
+  return answeringSlugClash(() =>
+    withPlatform(opts.db, async (tx) => {
+      const { next, changed } = await applyHospitalSettings(tx, opts.hospitalId, opts.values)
       await tx.execute(
         sql`select set_config('role', 'app_user', true), set_config('app.hospital_id', ${opts.hospitalId}, true)`,
       )
@@ -140,9 +168,6 @@ export async function updateHospitalSettings(
         summary: `Hospital settings saved (${changed.join(', ') || 'no changes'})`,
       })
       return next
-    })
-  } catch (error) {
-    if (isSlugClash(error)) throw slugTaken()
-    throw error
-  }
+    }),
+  )
 }

@@ -16,6 +16,7 @@ import {
   type TenantOptions,
   withNames,
 } from './leads.rows'
+import { autoAssign, newLeadPriority, readLeadPolicy } from './lead-intake'
 import { findLead } from './leads.service'
 import { assertAssignable } from './staff.service'
 
@@ -26,7 +27,8 @@ export interface NewLead {
   serviceInterest: string | null
   campaign: string | null
   notes: string | null
-  priority: LeadRow['priority']
+  /** Given by a person; null: scored (Settings → priority scoring) or medium. */
+  priority: LeadRow['priority'] | null
   /** Typed in by staff (New Lead), or a row of an imported CSV file. */
   source: (typeof manualLeadSources)[number] | 'csv-import'
   assignedToUserId?: string | null | undefined
@@ -104,16 +106,23 @@ export async function createLead(
   const input = opts.values
   await assertAssignable(opts.db, opts.hospitalId, input.assignedToUserId)
   const { row, duplicate } = await withTenant(opts.db, opts, async (tx) => {
-    const [inserted] = await tx
+    const policy = await readLeadPolicy(tx)
+    const [created] = await tx
       .insert(leads)
       .values({
         ...input,
+        priority: newLeadPriority(policy, input.priority, { ...input, enquiredAt: null }),
         assignedToUserId: input.assignedToUserId ?? null,
         hospitalId: opts.hospitalId,
       })
       .onConflictDoNothing({ target: [leads.hospitalId, leads.phone] })
       .returning(leadColumns)
-    if (!inserted) return { row: await mergeInto(tx, opts, input), duplicate: true }
+    if (!created) return { row: await mergeInto(tx, opts, input), duplicate: true }
+    let inserted = created
+    if (!created.assignedToUserId && policy.autoAssignLeads) {
+      const assignee = (await autoAssign(tx, opts.hospitalId, [created.id])).get(created.id)
+      if (assignee) inserted = { ...created, assignedToUserId: assignee }
+    }
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm'
 import { leadSourceLabels } from '../../../shared/schemas/leads'
 import type { Tx } from '../../db/client'
 import { communications, leads } from '../../db/schema/leads'
+import { autoAssign, newLeadPriority, readLeadPolicy } from './lead-intake'
 import type { NewLead } from './leads.create'
 import type { Actor } from './leads.rows'
 
@@ -21,6 +22,8 @@ export async function importBatch(
     if (firsts.has(lead.phone)) repeats.push(lead)
     else firsts.set(lead.phone, lead)
   }
+  const policy = await readLeadPolicy(tx)
+  const now = new Date()
   // One JSON parameter for the whole batch: building a 500-row VALUES list with 4,500
   // parameters cost about as much time as PostgreSQL took to insert it (measured, 2026-11-23).
   const rows = [...firsts.values()].map((l) => ({
@@ -30,7 +33,7 @@ export async function importBatch(
     service_interest: l.serviceInterest,
     campaign: l.campaign,
     notes: l.notes,
-    priority: l.priority,
+    priority: newLeadPriority(policy, l.priority, { ...l, enquiredAt: null }, now),
   }))
   const inserted = rows.length
     ? (
@@ -40,9 +43,16 @@ export async function importBatch(
           from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb)
             as r(name text, phone text, email text, service_interest text, campaign text, notes text, priority text)
           on conflict (hospital_id, phone) do nothing
-          returning phone`)) as unknown as { rows: { phone: string }[] }
+          returning id, phone`)) as unknown as { rows: { id: string; phone: string }[] }
       ).rows
     : []
+  // Settings → auto-assign: the new leads (in file order) go to the receptionists in turn.
+  if (policy.autoAssignLeads)
+    await autoAssign(
+      tx,
+      who.hospitalId,
+      inserted.map((r) => r.id),
+    )
   const created = new Set(inserted.map((r) => r.phone))
   const merges = [...[...firsts.values()].filter((l) => !created.has(l.phone)), ...repeats]
   await mergeBatch(tx, who, merges)

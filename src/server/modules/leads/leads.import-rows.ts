@@ -117,8 +117,9 @@ export function checkRow(
   const email = optionalEmail.safeParse(value('email'))
   if (!email.success) return fail('email', 'Not a valid email address')
   const priorityText = value('priority').toLowerCase()
-  const priority = priorityText === '' ? 'medium' : priorityText
-  if (!(leadPriorities as readonly string[]).includes(priority))
+  // Left empty: scored when Settings → priority scoring is on, else medium (issue 27).
+  const priority = priorityText === '' ? null : priorityText
+  if (priority !== null && !(leadPriorities as readonly string[]).includes(priority))
     return fail('priority', 'Priority must be high, medium or low')
   const limits: [ImportField, number][] = [
     ['serviceInterest', 200],

@@ -45,7 +45,13 @@ export function leadsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   app.post('/api/leads', write, async (req, reply) => {
     const who = actingMember(req)
     const values = parse(createLeadInput, req.body)
-    const result = await createLead({ db, ...who, values })
+    // A priority left out is scored when Settings → priority scoring is on (issue 27).
+    const given = typeof req.body === 'object' && req.body !== null && 'priority' in req.body
+    const result = await createLead({
+      db,
+      ...who,
+      values: { ...values, priority: given ? values.priority : null },
+    })
     return reply.status(result.duplicate ? 200 : 201).send(result)
   })
 

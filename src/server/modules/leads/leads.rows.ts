@@ -43,6 +43,8 @@ export function toLead(row: LeadRow, names: Map<string, string>): Lead {
     patientId: row.patientId,
     assignedToName: row.assignedToUserId ? (names.get(row.assignedToUserId) ?? null) : null,
     lastContactAt: row.lastContactAt?.toISOString() ?? null,
+    contactAttempts: row.contactAttempts,
+    contactLimitExceeded: row.contactLimitExceeded,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
   }

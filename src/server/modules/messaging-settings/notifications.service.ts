@@ -50,49 +50,60 @@ export async function getNotifications(
 }
 
 /**
- * PUT /api/settings/notifications (admins). Fields left out keep their value; the quiet hours
- * must open before they close (checked against the stored other end too). Follow-up days are
- * lead_settings.follow_up_days, the figure the dashboard's follow-ups and the reminders use.
+ * Saves the notification settings inside the caller's tenant transaction. Fields left out keep
+ * their value; the quiet hours must open before they close (checked against the stored other
+ * end too). Follow-up days are lead_settings.follow_up_days, the figure the dashboard's
+ * follow-ups and the reminders use. PUT /api/settings (issue 27) saves through here too.
+ * Answers the keys whose value changed.
  */
+export async function applyNotifications(
+  tx: Tx,
+  hospitalId: string,
+  values: SaveNotificationSettingsInput,
+): Promise<string[]> {
+  const before = await readNotifications(tx)
+  const { followUpDays, ...rest } = values
+  const next = {
+    ...before,
+    ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
+  }
+  if (next.quietHoursStart >= next.quietHoursEnd) {
+    throw new AppError('VALIDATION', QUIET_HOURS_ORDER_MESSAGE, [
+      { path: 'quietHoursEnd', message: QUIET_HOURS_ORDER_MESSAGE },
+    ])
+  }
+  const row = {
+    emailEnabled: next.emailEnabled,
+    smsEnabled: next.smsEnabled,
+    pushEnabled: next.pushEnabled,
+    appointmentReminders: next.appointmentReminders,
+    quietHoursStart: next.quietHoursStart,
+    quietHoursEnd: next.quietHoursEnd,
+    updatedAt: new Date(),
+  }
+  await tx
+    .insert(notificationSettings)
+    .values({ hospitalId, ...row })
+    .onConflictDoUpdate({ target: notificationSettings.hospitalId, set: row })
+  if (followUpDays !== undefined) {
+    await tx
+      .insert(leadSettings)
+      .values({ hospitalId, followUpDays })
+      .onConflictDoUpdate({ target: leadSettings.hospitalId, set: { followUpDays } })
+  }
+  return Object.keys(values).filter(
+    (k) =>
+      values[k as keyof SaveNotificationSettingsInput] !==
+      before[k as keyof NotificationSettingsView],
+  )
+}
+
+/** PUT /api/settings/notifications (admins). */
 export async function saveNotifications(
   opts: NotificationOptions & { values: SaveNotificationSettingsInput },
 ): Promise<NotificationSettingsView> {
   return withTenant(opts.db, opts, async (tx) => {
-    const before = await readNotifications(tx)
-    const { followUpDays, ...rest } = opts.values
-    const next = {
-      ...before,
-      ...Object.fromEntries(Object.entries(rest).filter(([, v]) => v !== undefined)),
-    }
-    if (next.quietHoursStart >= next.quietHoursEnd) {
-      throw new AppError('VALIDATION', QUIET_HOURS_ORDER_MESSAGE, [
-        { path: 'quietHoursEnd', message: QUIET_HOURS_ORDER_MESSAGE },
-      ])
-    }
-    const values = {
-      emailEnabled: next.emailEnabled,
-      smsEnabled: next.smsEnabled,
-      pushEnabled: next.pushEnabled,
-      appointmentReminders: next.appointmentReminders,
-      quietHoursStart: next.quietHoursStart,
-      quietHoursEnd: next.quietHoursEnd,
-      updatedAt: new Date(),
-    }
-    await tx
-      .insert(notificationSettings)
-      .values({ hospitalId: opts.hospitalId, ...values })
-      .onConflictDoUpdate({ target: notificationSettings.hospitalId, set: values })
-    if (followUpDays !== undefined) {
-      await tx
-        .insert(leadSettings)
-        .values({ hospitalId: opts.hospitalId, followUpDays })
-        .onConflictDoUpdate({ target: leadSettings.hospitalId, set: { followUpDays } })
-    }
-    const changed = Object.keys(opts.values).filter(
-      (k) =>
-        opts.values[k as keyof SaveNotificationSettingsInput] !==
-        before[k as keyof NotificationSettingsView],
-    )
+    const changed = await applyNotifications(tx, opts.hospitalId, opts.values)
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,

@@ -7,6 +7,7 @@ import { recordAudit } from '../audit/audit.service'
 import { recordConsent } from '../messaging/consent'
 import { notifyMessage } from '../messaging/notify'
 import type { KeywordResult } from './keywords'
+import { autoAssign, newLeadPriority, readLeadPolicy } from '../leads/lead-intake'
 
 /** An inbound WhatsApp or SMS message, as a provider's webhook delivered it. */
 export interface InboundMessage {
@@ -61,6 +62,7 @@ async function personOf(tx: Tx, message: InboundMessage, phone: string): Promise
   if (patient) return { leadId: null, patientId: patient.id }
   const name = message.profileName?.trim().slice(0, 200) || formatPhone(phone)
   const via = message.channel === 'whatsapp' ? 'WhatsApp' : 'SMS'
+  const policy = await readLeadPolicy(tx)
   const [created] = await tx
     .insert(leads)
     .values({
@@ -68,6 +70,11 @@ async function personOf(tx: Tx, message: InboundMessage, phone: string): Promise
       name,
       phone,
       source: 'manual',
+      priority: newLeadPriority(policy, null, {
+        source: 'manual',
+        serviceInterest: null,
+        enquiredAt: null,
+      }),
       notes: `First contact: an inbound ${via} message.`,
     })
     .onConflictDoNothing({ target: [leads.hospitalId, leads.phone] })
@@ -81,6 +88,7 @@ async function personOf(tx: Tx, message: InboundMessage, phone: string): Promise
     if (!other) throw new Error('inbound: lead vanished')
     return { leadId: other.id, patientId: other.patientId }
   }
+  if (policy.autoAssignLeads) await autoAssign(tx, message.hospitalId, [created.id])
   await recordAudit(tx, {
     hospitalId: message.hospitalId,
     actorUserId: null,

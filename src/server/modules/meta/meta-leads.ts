@@ -4,6 +4,7 @@ import type { Tx } from '../../db/client'
 import { communications, leads } from '../../db/schema/leads'
 import type { MappedMetaLead } from '../../integrations/meta/map-lead'
 import { recordAudit } from '../audit/audit.service'
+import { autoAssign, newLeadPriority, readLeadPolicy } from '../leads/lead-intake'
 import { insertCommunication } from '../leads/leads.rows'
 
 export type UpsertOutcome = 'created' | 'duplicate'
@@ -24,12 +25,16 @@ export async function upsertMetaLead(
   hospitalId: string,
   lead: MappedMetaLead,
 ): Promise<UpsertOutcome> {
+  const { enquiredAt, ...values } = lead
+  const policy = await readLeadPolicy(tx)
+  const priority = newLeadPriority(policy, null, { ...values, enquiredAt: enquiredAt ?? null })
   const [inserted] = await tx
     .insert(leads)
-    .values({ ...lead, hospitalId, status: 'new', priority: 'medium' })
+    .values({ ...values, hospitalId, status: 'new', priority })
     .onConflictDoNothing()
     .returning({ id: leads.id })
   if (inserted) {
+    if (policy.autoAssignLeads) await autoAssign(tx, hospitalId, [inserted.id])
     await recordAudit(tx, {
       hospitalId,
       actorUserId: null,

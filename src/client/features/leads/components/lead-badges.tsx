@@ -1,5 +1,6 @@
 import { Badge } from '@/client/components/ui/badge'
 import {
+  type Lead,
   type LeadPriority,
   leadPriorityLabels,
   type LeadStatus,
@@ -23,5 +24,19 @@ export function LeadAvatar({ name }: { name: string }) {
     >
       {leadInitials(name)}
     </span>
+  )
+}
+
+/** Settings → max contact attempts: a lead contacted more often than that is flagged. */
+export function ContactLimitBadge({
+  lead,
+}: {
+  lead: Pick<Lead, 'contactAttempts' | 'contactLimitExceeded'>
+}) {
+  if (!lead.contactLimitExceeded) return null
+  return (
+    <Badge variant="destructive" title={`${lead.contactAttempts} contact attempts`}>
+      Max attempts reached
+    </Badge>
   )
 }

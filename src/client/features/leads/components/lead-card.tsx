@@ -3,7 +3,7 @@ import { formatPhone } from '@/shared/phone-format'
 import { leadSourceLabels } from '@/shared/lead-labels'
 import type { Lead } from '@/shared/schemas/leads'
 import { lastContactText } from '../lead-format'
-import { LeadAvatar, PriorityBadge, StatusBadge } from './lead-badges'
+import { ContactLimitBadge, LeadAvatar, PriorityBadge, StatusBadge } from './lead-badges'
 import { LeadRowActions, type RowActionHandlers } from './lead-row-actions'
 import { type Selection, SelectBox } from './leads-table'
 
@@ -44,6 +44,7 @@ export function LeadCard({
         <div className="flex flex-wrap items-center gap-x-3 gap-y-1 text-xs text-slate-600">
           <span>{leadSourceLabels[lead.source]}</span>
           <PriorityBadge priority={lead.priority} />
+          <ContactLimitBadge lead={lead} />
           <span>Last contact: {lastContactText(lead.lastContactAt)}</span>
         </div>
         <LeadRowActions lead={lead} {...actions} />

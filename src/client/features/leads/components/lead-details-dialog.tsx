@@ -57,6 +57,10 @@ function Details({ lead }: { lead: Lead }) {
     ['Source', leadSourceLabels[lead.source]],
     ['Campaign', lead.campaign],
     ['Added', formatDate(lead.createdAt, timeZone)],
+    [
+      'Contact attempts',
+      `${lead.contactAttempts}${lead.contactLimitExceeded ? ' (max attempts reached)' : ''}`,
+    ],
   ]
   if (!canWrite) {
     details.push(

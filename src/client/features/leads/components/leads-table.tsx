@@ -2,7 +2,7 @@ import { formatPhone } from '@/shared/phone-format'
 import { leadSourceLabels } from '@/shared/lead-labels'
 import type { Lead } from '@/shared/schemas/leads'
 import { lastContactText } from '../lead-format'
-import { LeadAvatar, PriorityBadge, StatusBadge } from './lead-badges'
+import { ContactLimitBadge, LeadAvatar, PriorityBadge, StatusBadge } from './lead-badges'
 import { LeadRowActions, type RowActionHandlers } from './lead-row-actions'
 
 const th = 'px-3 py-2 text-left text-xs font-semibold tracking-wide text-slate-600 uppercase'
@@ -119,7 +119,10 @@ export function LeadsTable({
                 </div>
               </td>
               <td className={td}>
-                <StatusBadge status={lead.status} />
+                <span className="flex flex-wrap gap-1">
+                  <StatusBadge status={lead.status} />
+                  <ContactLimitBadge lead={lead} />
+                </span>
               </td>
               <td className={`${td} hidden truncate text-slate-700 @4xl:table-cell`}>
                 {leadSourceLabels[lead.source]}

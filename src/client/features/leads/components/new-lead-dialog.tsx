@@ -25,7 +25,6 @@ const empty: Values = {
   phone: '',
   email: '',
   source: 'manual',
-  priority: 'medium',
   serviceInterest: '',
   notes: '',
 }
@@ -51,7 +50,9 @@ function NewLeadForm({
 
   const submit = form.handleSubmit(async (values) => {
     try {
-      const result = await create.mutateAsync(values)
+      // Automatic: the server scores it (Settings → priority scoring) or makes it medium.
+      const priority = form.getValues('priority') ? values.priority : undefined
+      const result = await create.mutateAsync({ ...values, priority })
       if (result.duplicate) {
         toast.info(
           'Already a lead',
@@ -106,7 +107,13 @@ function NewLeadForm({
           </NativeSelect>
         </Field>
         <Field id="new-lead-priority" label="Priority">
-          <NativeSelect {...a11y('priority')} {...form.register('priority')}>
+          <NativeSelect
+            {...a11y('priority')}
+            {...form.register('priority', {
+              setValueAs: (v: string | undefined) => (v ? v : undefined),
+            })}
+          >
+            <option value="">Automatic</option>
             {leadPriorities.map((p) => (
               <option key={p} value={p}>
                 {leadPriorityLabels[p]}

@@ -1,9 +1,7 @@
 import { type Control, Controller } from 'react-hook-form'
 import { cn } from '@/client/lib/cn'
-import {
-  type HospitalSettingsFormInput,
-  MAX_REMINDER_OFFSETS,
-} from '@/shared/schemas/hospital-settings'
+import { MAX_REMINDER_OFFSETS } from '@/shared/schemas/hospital-settings'
+import type { SettingsFormInput } from '@/shared/schemas/settings'
 
 /** Common choices, in minutes before the appointment. */
 const presets = [15, 30, 60, 120, 180, 360, 720, 1440, 2880, 4320, 10080]
@@ -21,13 +19,13 @@ export function ReminderOffsetsField({
   control,
   error,
 }: {
-  control: Control<HospitalSettingsFormInput>
+  control: Control<SettingsFormInput>
   error?: string | undefined
 }) {
   return (
     <Controller
       control={control}
-      name="reminderOffsets"
+      name="general.reminderOffsets"
       render={({ field }) => {
         const chosen = field.value
         const options = [...new Set([...presets, ...chosen])].sort((a, b) => a - b)

@@ -1,10 +1,7 @@
 import { type Control, Controller, type FieldErrors } from 'react-hook-form'
 import { Input } from '@/client/components/ui/input'
-import {
-  type HospitalSettingsFormInput,
-  weekdayNames,
-  weekdays,
-} from '@/shared/schemas/hospital-settings'
+import { weekdayNames, weekdays } from '@/shared/schemas/hospital-settings'
+import type { SettingsFormInput } from '@/shared/schemas/settings'
 
 const DEFAULT_DAY: [string, string] = ['09:00', '20:00']
 
@@ -15,8 +12,8 @@ export function WorkingHoursFields({
   control,
   errors,
 }: {
-  control: Control<HospitalSettingsFormInput>
-  errors: FieldErrors<HospitalSettingsFormInput>['workingHours']
+  control: Control<SettingsFormInput>
+  errors: NonNullable<FieldErrors<SettingsFormInput>['general']>['workingHours']
 }) {
   return (
     <fieldset className="min-w-0 space-y-2">
@@ -33,7 +30,7 @@ export function WorkingHoursFields({
             <Controller
               key={day}
               control={control}
-              name={`workingHours.${day}`}
+              name={`general.workingHours.${day}`}
               render={({ field }) => {
                 const value = field.value as [string, string] | null
                 const open = value !== null

@@ -1,0 +1,39 @@
+import type { FieldErrors } from 'react-hook-form'
+import type { Settings, SettingsFormInput } from '@/shared/schemas/settings'
+
+/** The tab each section's fields live on. */
+export const sectionTabs = {
+  general: 'general',
+  leadManagement: 'general',
+  notifications: 'notifications',
+  security: 'security',
+  data: 'data',
+} as const satisfies Record<keyof SettingsFormInput, string>
+
+/** The first tab that shows an error, in the tabs' order. */
+export function firstTabWithErrors(errors: FieldErrors<SettingsFormInput>): string | null {
+  for (const section of Object.keys(sectionTabs) as (keyof typeof sectionTabs)[]) {
+    if (errors[section]) return sectionTabs[section]
+  }
+  return null
+}
+
+/** What the server answered, as the form edits it ('' for an empty text field). */
+export function toForm(s: Settings): SettingsFormInput {
+  const g = s.general
+  return {
+    general: {
+      ...g,
+      gstin: g.gstin ?? '',
+      upiId: g.upiId ?? '',
+      grievanceName: g.grievanceName ?? '',
+      grievanceEmail: g.grievanceEmail ?? '',
+      address: g.address ?? '',
+      phone: g.phone ?? '',
+    },
+    leadManagement: { ...s.leadManagement },
+    notifications: { ...s.notifications },
+    security: { ...s.security },
+    data: { ...s.data },
+  } as SettingsFormInput
+}
