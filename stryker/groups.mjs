@@ -153,6 +153,7 @@ export const servicesParts = {
       'tests/integration/appointments-billing-mutants.api.test.ts',
       'tests/integration/appointments.api.test.ts',
       'tests/integration/billing.api.test.ts',
+      'tests/integration/billing-documents.api.test.ts',
     ],
   },
   'services-booking-settings': {
@@ -167,6 +168,7 @@ export const servicesParts = {
       'tests/integration/hospital-settings-booking.api.test.ts',
       'tests/integration/hospital-settings.api.test.ts',
       'tests/integration/booking.api.test.ts',
+      'tests/integration/booking-holds.api.test.ts',
     ],
   },
   'services-messaging': {
