@@ -172,16 +172,23 @@ export const servicesParts = {
     ],
   },
   'services-messaging': {
-    description: 'services: sending (single, bulk, batches, reminders) and message templates',
+    description: 'services: sending one message, bulk sends and their batches',
     mutate: [
       'src/server/modules/messaging/*.service.ts',
       'src/server/modules/messaging-events/*.service.ts',
-      'src/server/modules/messaging-settings/*.service.ts',
     ],
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/messaging-mutants.api.test.ts',
       'tests/integration/messaging-send.api.test.ts',
+    ],
+  },
+  'services-messaging-settings': {
+    description: 'services: message templates, reminders, follow-ups and the WhatsApp number',
+    mutate: ['src/server/modules/messaging-settings/*.service.ts'],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/messaging-settings-mutants.api.test.ts',
       'tests/integration/messaging-settings-templates.api.test.ts',
       'tests/integration/messaging-settings-reminders.api.test.ts',
       'tests/integration/messaging-settings.api.test.ts',
@@ -204,10 +211,20 @@ export const servicesParts = {
       'tests/integration/meta-webhook.api.test.ts',
     ],
   },
-  'services-team-platform': {
-    description: 'services: team, invitations, platform admin, session, trial and preferences',
+  'services-team': {
+    description: 'services: team members, invitations and accepting one',
+    mutate: ['src/server/modules/team/*.service.ts'],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/team-mutants.api.test.ts',
+      'tests/integration/team.api.test.ts',
+      'tests/integration/team-invitations.api.test.ts',
+    ],
+  },
+  'services-platform': {
+    description:
+      'services: platform admin (hospitals, users, onboarding, activity), session, trial, preferences',
     mutate: [
-      'src/server/modules/team/*.service.ts',
       'src/server/modules/platform/*.service.ts',
       'src/server/modules/audit/*.service.ts',
       'src/server/modules/session/*.service.ts',
@@ -215,9 +232,7 @@ export const servicesParts = {
     ],
     ignorers: ['cross-tenant'],
     testFiles: [
-      'tests/integration/team-platform-mutants.api.test.ts',
-      'tests/integration/team.api.test.ts',
-      'tests/integration/team-invitations.api.test.ts',
+      'tests/integration/platform-mutants.api.test.ts',
       'tests/integration/platform-onboarding-users.api.test.ts',
       'tests/integration/platform.api.test.ts',
       'tests/integration/preferences.api.test.ts',
