@@ -6,7 +6,18 @@ import {
   getHospitalSettings,
   updateHospitalSettings,
 } from '../../src/server/modules/hospital-settings/hospital-settings.service'
+import type { BookingHold } from '../../src/shared/schemas/booking'
 import type { BookingSettings } from '../../src/shared/schemas/hospital-settings'
+import {
+  bookingFixture,
+  codeOf,
+  getPage,
+  getSlots,
+  laterOpenDay,
+  postConfirm,
+  postHold,
+  serviceNamed,
+} from '../support/booking'
 import { browserHeaders, login } from '../support/login'
 import {
   createTestApp,
@@ -65,6 +76,47 @@ async function refusal(promise: Promise<unknown>): Promise<AppError> {
   return error as AppError
 }
 
+// First: the later tests take the services off the booking page.
+describe('confirming an online booking', () => {
+  it('notes the appointment as booked online and audits the slot and the new patient', async () => {
+    const f = await bookingFixture(t)
+    const page = await getPage(t, f.slug)
+    const opd = serviceNamed(page, 'OPD consultation')
+    const day = await getSlots(t, f.slug, {
+      serviceId: opd.id,
+      doctorId: f.doctors[0],
+      date: laterOpenDay(page),
+    })
+    const startsAt = day.slots[0]?.startsAt
+    if (!startsAt) throw new Error('no free slot')
+    const held = await postHold(t, f.slug, {
+      serviceId: opd.id,
+      doctorId: f.doctors[0],
+      startsAt,
+      name: 'Ira Kulkarni',
+    })
+    expect(held.statusCode, held.body).toBe(201)
+    const { holdId } = held.json<BookingHold>()
+    const res = await postConfirm(t, f.slug, holdId, await codeOf(t.db, holdId))
+    expect(res.statusCode, res.body).toBe(201)
+    const { appointmentId } = res.json<{ appointmentId: string }>()
+    const [appointment] = await queryRows<{ notes: string }>(
+      t.db,
+      sql`select notes from appointments where id = ${appointmentId}`,
+    )
+    expect(appointment?.notes).toBe('Booked online')
+    const [audit] = await queryRows<{ action: string; entity_type: string; summary: string }>(
+      t.db,
+      sql`select action, entity_type, summary from audit_events
+          where entity_id = ${holdId} and action = 'booking.confirmed'`,
+    )
+    expect(audit?.entity_type).toBe('booking_hold')
+    expect(audit?.summary).toMatch(
+      /^Online booking confirmed: \S+ [AP]M–\S+ [AP]M on .+ for Ira Kulkarni \(new patient\)$/,
+    )
+  })
+})
+
 describe('booking page settings: the audit row', () => {
   it('names the page’s state, the doctors and the services, before and after', async () => {
     const res = await call('GET', '/api/settings/booking')
@@ -106,7 +158,8 @@ describe('booking page settings: the audit row', () => {
 describe('hospital settings', () => {
   it('are a 404 for a hospital that is not there, to read and to change', async () => {
     const opts = { db: t.db, hospitalId: randomUUID(), userId: adminA }
-    expect((await refusal(getHospitalSettings(opts))).code).toBe('NOT_FOUND')
+    const missing = await refusal(getHospitalSettings(opts))
+    expect([missing.code, missing.message]).toEqual(['NOT_FOUND', 'Hospital not found'])
     expect(
       (await refusal(updateHospitalSettings({ ...opts, values: { upiId: 'x@okaxis' } }))).code,
     ).toBe('NOT_FOUND')
