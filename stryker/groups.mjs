@@ -86,6 +86,9 @@ export const groups = {
       'tests/integration/jobs.api.test.ts',
     ],
   },
+  // The services group is measured in parts (below): one module or a few at a time, each
+  // against the API files that exercise its look-ups. `services` is their union (every
+  // *.service.ts, every part's tests): a whole run is hours on two cores.
   services: {
     description: "the *.service.ts files' cross-tenant paths (look-ups by id and hospital)",
     mutate: ['src/server/modules/**/*.service.ts'],
@@ -93,19 +96,7 @@ export const groups = {
     // hospital inside a hospital, are mutated; the rest of each file is ignored
     // (stryker/cross-tenant-ignorer.mjs).
     ignorers: ['cross-tenant'],
-    testFiles: [
-      'tests/integration/tenancy.api.test.ts',
-      'tests/integration/patients.api.test.ts',
-      'tests/integration/plan-limits.api.test.ts',
-      'tests/integration/leads.api.test.ts',
-      'tests/integration/leads-merge-convert.api.test.ts',
-      'tests/integration/communications-system.api.test.ts',
-      'tests/integration/meta.api.test.ts',
-      'tests/integration/meta-claims.api.test.ts',
-      'tests/integration/trial.api.test.ts',
-      'tests/integration/auth.api.test.ts',
-      'tests/integration/*-mutants.api.test.ts',
-    ],
+    testFiles: [], // the union of the parts' test files, filled in below
   },
   // A quick slice of `services` (not in groupOrder): the patient and lead look-ups and the
   // staff checks, against the two files written for them. It misses what only the other API
@@ -125,6 +116,134 @@ export const groups = {
     ],
   },
 }
+
+/**
+ * The parts of `services`: each mutates one module's (or a few modules') *.service.ts files,
+ * through the same cross-tenant ignorer, and runs only the API files that reach their look-ups
+ * (the module's own API tests with their other-hospital cases, and its `*-mutants.api` file).
+ * Every *.service.ts file with a kept function belongs to exactly one part.
+ * @type {Record<string, Group>}
+ */
+export const servicesParts = {
+  'services-patients-leads': {
+    description: 'services: patients, leads, staff and the data-rights (export, erase) look-ups',
+    mutate: [
+      'src/server/modules/patients/*.service.ts',
+      'src/server/modules/leads/*.service.ts',
+      'src/server/modules/data-rights/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/services-mutants.api.test.ts',
+      'tests/integration/tenancy.api.test.ts',
+      'tests/integration/patients-leads-mutants.api.test.ts',
+      'tests/integration/patients.api.test.ts',
+      'tests/integration/leads.api.test.ts',
+      'tests/integration/patients-data-rights.api.test.ts',
+    ],
+  },
+  'services-appointments-billing': {
+    description: 'services: appointments, invoices, payments and the services catalogue',
+    mutate: [
+      'src/server/modules/appointments/*.service.ts',
+      'src/server/modules/billing/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/appointments-billing-mutants.api.test.ts',
+      'tests/integration/appointments.api.test.ts',
+      'tests/integration/billing.api.test.ts',
+      'tests/integration/billing-documents.api.test.ts',
+    ],
+  },
+  'services-booking-settings': {
+    description: 'services: public booking and the hospital and booking settings',
+    mutate: [
+      'src/server/modules/booking/*.service.ts',
+      'src/server/modules/hospital-settings/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/booking-settings-mutants.api.test.ts',
+      'tests/integration/hospital-settings-booking.api.test.ts',
+      'tests/integration/hospital-settings.api.test.ts',
+      'tests/integration/booking.api.test.ts',
+      'tests/integration/booking-holds.api.test.ts',
+    ],
+  },
+  'services-messaging': {
+    description: 'services: sending one message, bulk sends and their batches',
+    mutate: [
+      'src/server/modules/messaging/*.service.ts',
+      'src/server/modules/messaging-events/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/messaging-mutants.api.test.ts',
+      'tests/integration/messaging-send.api.test.ts',
+    ],
+  },
+  'services-messaging-settings': {
+    description: 'services: message templates, reminders, follow-ups and the WhatsApp number',
+    mutate: ['src/server/modules/messaging-settings/*.service.ts'],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/messaging-settings-mutants.api.test.ts',
+      'tests/integration/messaging-settings-templates.api.test.ts',
+      'tests/integration/messaging-settings-reminders.api.test.ts',
+      'tests/integration/messaging-settings.api.test.ts',
+    ],
+  },
+  'services-webhooks-meta': {
+    description: 'services: provider webhooks, consents and the Meta connection and claims',
+    mutate: [
+      'src/server/modules/messaging-webhooks/*.service.ts',
+      'src/server/modules/meta/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/webhooks-meta-mutants.api.test.ts',
+      'tests/integration/messaging-webhooks-consents.api.test.ts',
+      'tests/integration/messaging-webhooks.api.test.ts',
+      'tests/integration/messaging-webhooks-whatsapp.api.test.ts',
+      'tests/integration/meta-claims.api.test.ts',
+      'tests/integration/meta.api.test.ts',
+      'tests/integration/meta-webhook.api.test.ts',
+    ],
+  },
+  'services-team': {
+    description: 'services: team members, invitations and accepting one',
+    mutate: ['src/server/modules/team/*.service.ts'],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/team-mutants.api.test.ts',
+      'tests/integration/team.api.test.ts',
+      'tests/integration/team-invitations.api.test.ts',
+    ],
+  },
+  'services-platform': {
+    description:
+      'services: platform admin (hospitals, users, onboarding, activity), session, trial, preferences',
+    mutate: [
+      'src/server/modules/platform/*.service.ts',
+      'src/server/modules/audit/*.service.ts',
+      'src/server/modules/session/*.service.ts',
+      'src/server/modules/preferences/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/platform-mutants.api.test.ts',
+      'tests/integration/platform-onboarding-users.api.test.ts',
+      'tests/integration/platform.api.test.ts',
+      'tests/integration/preferences.api.test.ts',
+      'tests/integration/trial.api.test.ts',
+    ],
+  },
+}
+Object.assign(groups, servicesParts)
+groups.services.testFiles = [
+  ...new Set(Object.values(servicesParts).flatMap((part) => part.testFiles)),
+]
 
 /** The order `npm run test:mutation` runs them in. */
 export const groupOrder = ['shared', 'http', 'secrets-tenant', 'auth', 'jobs', 'services']
