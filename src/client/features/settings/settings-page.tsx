@@ -248,6 +248,7 @@ export function SettingsPage() {
       ) : (
         <>
           <Integrations />
+          <SecurityAccountPanel />
           <AppearancePanel />
         </>
       )}

@@ -1,11 +1,11 @@
 import { Badge } from '@/client/components/ui/badge'
 import {
-  type Lead,
   type LeadPriority,
   leadPriorityLabels,
   type LeadStatus,
   leadStatusLabels,
 } from '@/shared/lead-labels'
+import type { Lead } from '@/shared/schemas/leads'
 import { leadInitials, priorityVariants, statusVariants } from '../lead-format'
 
 export function StatusBadge({ status }: { status: LeadStatus }) {
