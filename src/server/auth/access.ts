@@ -6,6 +6,7 @@ import { mustEnrolTwoFactor } from '../../shared/schemas/auth'
 import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
 import type { Auth } from './auth'
+import { applyHospitalAccess } from './hospital-access'
 import { cookieValue, type SessionCache, sessionCacheKey } from './session-cache'
 import { keepSessionAlive, type SessionPolicy } from './session-policy'
 
@@ -234,6 +235,8 @@ export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): 
     const access = req.routeOptions.config.access
     if (!access || access.kind === 'public') return
     req.actor = await resolveActor(deps, req)
+    // Support access and read-only mode (hospital-access.ts, decision 029).
+    if (req.actor) req.actor = await applyHospitalAccess(deps.db, req, req.actor, access)
     const actor = req.actor
     if (!actor) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
     if (mustEnrolTwoFactor(actor) && !req.routeOptions.config.beforeEnrolment) {

@@ -200,6 +200,8 @@ export const hospitalCard = z.object({
   monthlyRevenue: z.number(),
   trialEndsAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When the hospital's live support access grant ends; null without one (decision 029). */
+  supportAccessUntil: z.string().nullable(),
 })
 export type HospitalCard = z.infer<typeof hospitalCard>
 
@@ -332,6 +334,8 @@ export const platformActions = [
   'hospital.status_changed',
   'user.updated',
   'onboarding.completed',
+  'support.entered',
+  'support.exited',
 ] as const
 export type PlatformAction = (typeof platformActions)[number]
 export const platformActionLabels: Record<PlatformAction, string> = {
@@ -340,6 +344,8 @@ export const platformActionLabels: Record<PlatformAction, string> = {
   'hospital.status_changed': 'Subscription status changed',
   'user.updated': 'User updated',
   'onboarding.completed': 'Onboarding task completed',
+  'support.entered': 'Support entered a hospital',
+  'support.exited': 'Support left a hospital',
 }
 
 export const ACTIVITIES_PAGE_SIZE = 20

@@ -15,6 +15,9 @@ import { recordPlatformAudit } from '../audit/platform-audit.service'
 import { recordSecurityEvent, type SecurityEventName } from '../security/security-log'
 import { containsPattern } from './hospital-rows'
 
+/** users.ban_reason of a suspension by the platform: a hospital admin cannot undo it (team). */
+export const PLATFORM_SUSPENSION_REASON = 'Suspended by the platform'
+
 const columns = {
   id: user.id,
   name: user.name,
@@ -135,7 +138,7 @@ export async function updateUser(opts: {
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
         ...(input.status !== undefined
           ? input.status === 'suspended'
-            ? { banned: true, banReason: 'Suspended by the platform' }
+            ? { banned: true, banReason: PLATFORM_SUSPENSION_REASON }
             : { banned: false, banReason: null, banExpires: null }
           : {}),
         updatedAt: new Date(),
