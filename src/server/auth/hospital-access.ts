@@ -45,7 +45,7 @@ export function readOnlyStateOf(h: HospitalStatus): ReadOnlyState | null {
 export function writableWhenReadOnly(path: string): boolean {
   if (path === '/api/logout' || path.startsWith('/api/auth/') || path.startsWith('/api/me/'))
     return true
-  return path.split('/').some((segment) => segment.startsWith('export'))
+  return path.split('/').some((segment) => /^exports?(\.[a-z0-9]+)?$/.test(segment))
 }
 
 const visits = new WeakMap<FastifyRequest, SupportVisit>()

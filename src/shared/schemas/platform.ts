@@ -237,6 +237,23 @@ export interface PlatformStats {
   pendingTasks: number
 }
 
+/** GET /api/admin/stats: the super admin's /admin cards (spec section 3, "Admin stats"). */
+export interface AdminStats {
+  totalUsers: number
+  /** Active and not suspended. */
+  activeUsers: number
+  /** Accounts created today (Asia/Kolkata). */
+  newUsersToday: number
+  /** Paise, per month: as the platform stats' monthly revenue. */
+  totalRevenue: number
+}
+
+/** Spec section 8: the /admin Suspend / Activate toasts. */
+export const adminToasts = {
+  statusUpdated: 'User status updated successfully',
+  statusFailed: 'Failed to update user status',
+} as const
+
 // Users
 
 export const listUsersQuery = z.strictObject({
@@ -276,6 +293,8 @@ export interface PlatformUser {
   isSuperAdmin: boolean
   hospitalId: string | null
   hospitalName: string | null
+  /** The hospital's plan; null for platform accounts (shown as Free). */
+  plan: string | null
   createdAt: string
 }
 

@@ -28,6 +28,7 @@ const columns = {
   isSuperAdmin: user.isSuperAdmin,
   hospitalId: user.hospitalId,
   hospitalName: hospitals.name,
+  plan: hospitals.plan,
   createdAt: user.createdAt,
 }
 
@@ -41,6 +42,7 @@ interface Row {
   isSuperAdmin: boolean
   hospitalId: string | null
   hospitalName: string | null
+  plan: string | null
   createdAt: Date
 }
 
@@ -55,6 +57,7 @@ function toUser(r: Row): PlatformUser {
     isSuperAdmin: r.isSuperAdmin,
     hospitalId: r.hospitalId,
     hospitalName: r.hospitalName,
+    plan: r.plan,
     createdAt: r.createdAt.toISOString(),
   }
 }
