@@ -176,6 +176,7 @@ describe('a super admin inside a hospital', () => {
     const revoked = await call(admin, 'POST', `/api/support-access/${g.id}/revoke`)
     expect(revoked.statusCode, revoked.body).toBe(200)
     expect(revoked.json<SupportGrant>().status).toBe('revoked')
+    expectError(await call(sa, 'GET', '/api/patients'), 403, 'SUPPORT_ACCESS_ENDED')
     expectError(await call(sa, 'GET', '/api/patients'), 403, 'FORBIDDEN')
     expectError(await call(admin, 'POST', `/api/support-access/${g.id}/revoke`), 409, 'CONFLICT')
   })

@@ -139,8 +139,8 @@ export async function grantSupportAccess(
 }
 
 /**
- * POST /api/support-access/:id/revoke: ends the grant now. Sessions inside under it are removed
- * in the same transaction; the per-request check refuses them from the next request on anyway.
+ * POST /api/support-access/:id/revoke: ends the grant now. Sessions inside under it are refused
+ * from their next request on (SUPPORT_ACCESS_ENDED; the per-request check then removes them).
  */
 export async function revokeSupportAccess(
   opts: HospitalAdminOptions & { id: string },
@@ -165,7 +165,6 @@ export async function revokeSupportAccess(
       .set({ revokedAt: new Date(), revokedByUserId: opts.userId })
       .where(eq(supportAccessGrants.id, opts.id))
       .returning()
-    await tx.delete(supportSessions).where(eq(supportSessions.grantId, opts.id))
     await asTenant(tx, opts.hospitalId)
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
