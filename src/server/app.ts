@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type CachedActor, registerAccessControl, type SessionDeps } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
+import { applyHospitalAccess } from './auth/hospital-access'
 import {
   createSessionCache,
   listenForRevocations,
@@ -139,7 +140,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   })
   app.addHook('onClose', () => revocations.close())
-  const sessionDeps: SessionDeps = { auth, db, policy: session, sessions }
+  const sessionDeps: SessionDeps = {
+    auth,
+    db,
+    policy: session,
+    sessions,
+    hospitalAccess: (req, actor, access) => applyHospitalAccess(db, req, actor, access),
+  }
 
   registerErrorHandler(app)
   await app.register(helmet, {

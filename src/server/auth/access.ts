@@ -6,7 +6,6 @@ import { mustEnrolTwoFactor } from '../../shared/schemas/auth'
 import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
 import type { Auth } from './auth'
-import { applyHospitalAccess } from './hospital-access'
 import { cookieValue, type SessionCache, sessionCacheKey } from './session-cache'
 import { keepSessionAlive, type SessionPolicy } from './session-policy'
 
@@ -65,6 +64,11 @@ export interface SessionDeps {
   policy: SessionPolicy
   /** Recently resolved sessions (session-cache.ts, docs/decisions/010). */
   sessions: SessionCache<CachedActor>
+  /**
+   * Runs after sign-in and two-factor are checked, before the route's rule: who the request
+   * acts as inside a hospital (support access) and whether it may write (read-only mode).
+   */
+  hospitalAccess?: (req: FastifyRequest, actor: Actor, access: Access) => Promise<Actor>
 }
 
 const cookieNames = new WeakMap<Auth, Promise<string>>()
@@ -235,13 +239,13 @@ export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): 
     const access = req.routeOptions.config.access
     if (!access || access.kind === 'public') return
     req.actor = await resolveActor(deps, req)
-    // Support access and read-only mode (hospital-access.ts, decision 029).
-    if (req.actor) req.actor = await applyHospitalAccess(deps.db, req, req.actor, access)
-    const actor = req.actor
+    let actor = req.actor
     if (!actor) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
     if (mustEnrolTwoFactor(actor) && !req.routeOptions.config.beforeEnrolment) {
       throw new AppError('TWO_FACTOR_REQUIRED', TWO_FACTOR_REQUIRED_MESSAGE)
     }
+    // Support access and read-only mode (auth/hospital-access.ts, decision 029).
+    if (deps.hospitalAccess) actor = req.actor = await deps.hospitalAccess(req, actor, access)
     switch (access.kind) {
       case 'authed':
         return
