@@ -67,9 +67,10 @@ test('the hospital grants support access, the super admin enters, acts and exits
 
   // The super admin's own /admin: the spec's screen.
   await sa.goto('/admin')
-  await expect(sa.getByText('Super Admin', { exact: true })).toBeVisible()
+  const main = sa.getByRole('main')
+  await expect(main.getByText('Super Admin', { exact: true })).toBeVisible()
   for (const label of ['Total Users', 'Active Users', 'New Today', 'Monthly Revenue'])
-    await expect(sa.getByText(label, { exact: true })).toBeVisible()
+    await expect(main.getByText(label, { exact: true })).toBeVisible()
   await expect(sa.getByRole('table', { name: 'Users' })).toBeVisible()
   await expectNoAxeViolations(sa, 'the super admin’s Admin page')
   await expect(sa.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
