@@ -3,6 +3,7 @@ import helmet from '@fastify/helmet'
 import Fastify, { type FastifyInstance } from 'fastify'
 import { type CachedActor, registerAccessControl, type SessionDeps } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
+import { applyHospitalAccess } from './auth/hospital-access'
 import {
   createSessionCache,
   listenForRevocations,
@@ -53,6 +54,7 @@ import { patientsRoutes } from './modules/patients/patients.routes'
 import { platformRoutes } from './modules/platform/platform.routes'
 import { preferencesRoutes } from './modules/preferences/preferences.routes'
 import { sessionRoutes } from './modules/session/session.routes'
+import { supportAccessRoutes } from './modules/support-access/support-access.routes'
 import { teamRoutes } from './modules/team/team.routes'
 
 export interface AppOptions {
@@ -141,7 +143,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
     log: app.log,
   })
   app.addHook('onClose', () => revocations.close())
-  const sessionDeps: SessionDeps = { auth, db, policy: session, sessions }
+  const sessionDeps: SessionDeps = {
+    auth,
+    db,
+    policy: session,
+    sessions,
+    hospitalAccess: (req, actor, access) => applyHospitalAccess(db, req, actor, access),
+  }
 
   registerErrorHandler(app)
   await app.register(helmet, {
@@ -224,6 +232,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   platformRoutes(app, { db, mailer, baseURL: options.baseURL })
   // Admin → a hospital admin's team and the public invitation page (issue 27).
   teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
+  // Support access the hospital grants to the platform's super admins (issue 27, decision 029).
+  supportAccessRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   messagingSettingsApi(app, {

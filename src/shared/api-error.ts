@@ -8,6 +8,10 @@ export const errorCodes = {
   FORBIDDEN: 403,
   /** A platform account that has not turned on two-factor may only enrol. */
   TWO_FACTOR_REQUIRED: 403,
+  /** The hospital is cancelled or past due beyond the grace period: reads and exports only. */
+  HOSPITAL_READ_ONLY: 403,
+  /** The super admin's support access to the hospital expired or was revoked (decision 029). */
+  SUPPORT_ACCESS_ENDED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   /** Messaging: the contact opted out of this channel (issue 25). */

@@ -22,6 +22,9 @@ const PLATFORM_TABLES = [
   // Issue 27: the Super Admin Dashboard's onboarding tasks and platform audit trail.
   'onboarding_tasks',
   'platform_audit_events',
+  // Issue 27: support access the hospital grants, and the super admin sessions under it.
+  'support_access_grants',
+  'support_sessions',
 ] as const
 
 let t: TestApp
@@ -143,7 +146,7 @@ describe('catalog', () => {
   it('keeps the platform allowlist honest: those tables exist', async () => {
     const rows = await queryRows<{ name: string }>(
       t.db,
-      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages', 'messaging_routes', 'onboarding_tasks', 'platform_audit_events')`,
+      sql`select tablename as name from pg_tables where schemaname = 'public' and tablename in ('users', 'hospitals', 'security_events', 'jobs', 'meta_pages', 'messaging_routes', 'onboarding_tasks', 'platform_audit_events', 'support_access_grants', 'support_sessions')`,
     )
     expect(rows.map((r) => r.name).sort()).toEqual([...PLATFORM_TABLES].sort())
   })

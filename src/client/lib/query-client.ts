@@ -7,6 +7,15 @@ function mustEnrol(error: unknown): boolean {
   return error instanceof ApiError && error.status === 403 && error.code === 'TWO_FACTOR_REQUIRED'
 }
 
+/** The hospital became read-only, or support access ended: the user's banner must change. */
+function accessChanged(error: unknown): boolean {
+  return (
+    error instanceof ApiError &&
+    error.status === 403 &&
+    (error.code === 'HOSPITAL_READ_ONLY' || error.code === 'SUPPORT_ACCESS_ENDED')
+  )
+}
+
 /**
  * Spec section 9: data never goes stale by itself, no refetch on focus, no polling by
  * default, no retries. Default reads GET the joined query key path. A call refused with
@@ -14,7 +23,8 @@ function mustEnrol(error: unknown): boolean {
  */
 export function createQueryClient(): QueryClient {
   const onError = (error: unknown) => {
-    if (mustEnrol(error)) void client.invalidateQueries(getUserQueryOptions())
+    if (mustEnrol(error) || accessChanged(error))
+      void client.invalidateQueries(getUserQueryOptions())
   }
   const client: QueryClient = new QueryClient({
     queryCache: new QueryCache({ onError }),

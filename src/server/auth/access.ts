@@ -72,6 +72,11 @@ export interface SessionDeps {
   sessions: SessionCache<CachedActor>
   /** A user's hospital policy; securityFor (hospital-policy.ts) unless a unit test stubs it. */
   securityOf?: (hospitalId: string | null) => Promise<HospitalSecurity>
+  /**
+   * Runs after sign-in and two-factor are checked, before the route's rule: who the request
+   * acts as inside a hospital (support access) and whether it may write (read-only mode).
+   */
+  hospitalAccess?: (req: FastifyRequest, actor: Actor, access: Access) => Promise<Actor>
 }
 
 const cookieNames = new WeakMap<Auth, Promise<string>>()
@@ -265,11 +270,13 @@ export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): 
     const access = req.routeOptions.config.access
     if (!access || access.kind === 'public') return
     req.actor = await resolveActor(deps, req)
-    const actor = req.actor
+    let actor = req.actor
     if (!actor) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
     if (mustEnrolTwoFactor(actor) && !req.routeOptions.config.beforeEnrolment) {
       throw twoFactorRequiredError(actor)
     }
+    // Support access and read-only mode (auth/hospital-access.ts, decision 029).
+    if (deps.hospitalAccess) actor = req.actor = await deps.hospitalAccess(req, actor, access)
     switch (access.kind) {
       case 'authed':
         return

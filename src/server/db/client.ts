@@ -25,6 +25,7 @@ import * as platform from './schema/platform'
 import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
 import * as settings from './schema/settings'
+import * as support from './schema/support'
 import * as team from './schema/team'
 
 /** The extensions every embedded database opens with (the migrations create them). */
@@ -47,6 +48,7 @@ export const schema = {
   ...platform,
   ...team,
   ...settings,
+  ...support,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

@@ -3,6 +3,7 @@ import { normalizePhone } from '../phone'
 import { isSafeRedirectPath } from '../safe-redirect'
 import { phoneNumber } from './common'
 import { roles } from '../roles'
+import { readOnlyState, supportVisit } from './support-access'
 
 export const PASSWORD_MIN = 8
 export const PASSWORD_MAX = 128
@@ -73,6 +74,10 @@ export const currentUser = z.object({
   hospitalId: z.string().nullable(),
   hospitalName: z.string().nullable(),
   timeZone: z.string(),
+  /** A super admin inside a hospital under its support grant (decision 029). */
+  supportVisit: supportVisit.nullable().optional(),
+  /** The hospital is read-only (cancelled, or past due beyond the grace period). */
+  readOnly: readOnlyState.nullable().optional(),
 })
 export type CurrentUser = z.infer<typeof currentUser>
 

@@ -200,6 +200,8 @@ export const hospitalCard = z.object({
   monthlyRevenue: z.number(),
   trialEndsAt: z.string().nullable(),
   createdAt: z.string(),
+  /** When the hospital's live support access grant ends; null without one (decision 029). */
+  supportAccessUntil: z.string().nullable(),
 })
 export type HospitalCard = z.infer<typeof hospitalCard>
 
@@ -234,6 +236,23 @@ export interface PlatformStats {
   monthlyRevenue: number
   pendingTasks: number
 }
+
+/** GET /api/admin/stats: the super admin's /admin cards (spec section 3, "Admin stats"). */
+export interface AdminStats {
+  totalUsers: number
+  /** Active and not suspended. */
+  activeUsers: number
+  /** Accounts created today (Asia/Kolkata). */
+  newUsersToday: number
+  /** Paise, per month: as the platform stats' monthly revenue. */
+  totalRevenue: number
+}
+
+/** Spec section 8: the /admin Suspend / Activate toasts. */
+export const adminToasts = {
+  statusUpdated: 'User status updated successfully',
+  statusFailed: 'Failed to update user status',
+} as const
 
 // Users
 
@@ -274,6 +293,8 @@ export interface PlatformUser {
   isSuperAdmin: boolean
   hospitalId: string | null
   hospitalName: string | null
+  /** The hospital's plan; null for platform accounts (shown as Free). */
+  plan: string | null
   createdAt: string
 }
 
@@ -334,6 +355,8 @@ export const platformActions = [
   'onboarding.completed',
   // Settings → Data: a hospital admin's Delete All Data (issue 27).
   'hospital.data_erased',
+  'support.entered',
+  'support.exited',
 ] as const
 export type PlatformAction = (typeof platformActions)[number]
 export const platformActionLabels: Record<PlatformAction, string> = {
@@ -343,6 +366,8 @@ export const platformActionLabels: Record<PlatformAction, string> = {
   'user.updated': 'User updated',
   'onboarding.completed': 'Onboarding task completed',
   'hospital.data_erased': 'Hospital data erased',
+  'support.entered': 'Support entered a hospital',
+  'support.exited': 'Support left a hospital',
 }
 
 export const ACTIVITIES_PAGE_SIZE = 20

@@ -6,6 +6,7 @@ import { Button } from '@/client/components/ui/button'
 import { displayName } from '@/client/lib/display-name'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import { roleLabels } from '@/shared/roles'
+import { AccessBanner } from './access-banner'
 import { SIDEBAR_OPEN_MIN_WIDTH } from './nav-items'
 import { AvatarButtonPlaceholder } from './avatar'
 import { Sidebar } from './sidebar'
@@ -78,6 +79,7 @@ export function AppShell({ user, children }: { user: CurrentUser; children: Reac
             <UserMenu user={user} />
           </Suspense>
         </header>
+        <AccessBanner user={user} />
         <main className="mx-auto w-full max-w-6xl min-w-0 flex-1 p-4 md:p-6">{children}</main>
       </div>
     </div>

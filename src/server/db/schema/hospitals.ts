@@ -44,6 +44,8 @@ export const hospitals = pgTable(
       .notNull()
       .default('active'),
     trialEndsAt: timestamp('trial_ends_at', { withTimezone: true }),
+    /** When subscription_status last changed (a trigger keeps it; drizzle/0027): read-only mode. */
+    statusChangedAt: timestamp('status_changed_at', { withTimezone: true }).notNull().defaultNow(),
     timeZone: text('time_zone').notNull().default('Asia/Kolkata'),
     /**
      * Issue 26 (drizzle/0017): the public booking page's /book/<slug>, and the invoice prefix

@@ -22,6 +22,9 @@ const PLATFORM_TABLES = new Set([
   // Issue 27: the Super Admin Dashboard's onboarding tasks and platform audit trail.
   'onboarding_tasks',
   'platform_audit_events',
+  // Issue 27: support access the hospital grants, and the super admin sessions under it.
+  'support_access_grants',
+  'support_sessions',
 ])
 
 const tables = (Object.values(schema) as unknown[]).filter((value): value is PgTable =>

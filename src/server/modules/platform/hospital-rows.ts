@@ -27,6 +27,10 @@ export const cardColumns = {
   trialEndsAt: hospitals.trialEndsAt,
   createdAt: hospitals.createdAt,
   currentUsers: currentUsersSql,
+  /** The end of the hospital's live support access grant, if any (decision 029). */
+  supportAccessUntil: sql<string | null>`(select to_char(max(g.expires_at) at time zone 'UTC',
+    'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') from support_access_grants g
+    where g.hospital_id = hospitals.id and g.revoked_at is null and g.expires_at > now())`,
 }
 
 export const detailColumns = {
@@ -59,6 +63,7 @@ interface CardRow {
   trialEndsAt: Date | null
   createdAt: Date
   currentUsers: number
+  supportAccessUntil: string | null
 }
 
 /** The trial end as the calendar date it was set to (stored as midnight UTC). */
@@ -83,6 +88,7 @@ export function toCard(r: CardRow): HospitalCard {
     monthlyRevenue: r.pricePerUser * currentUsers,
     trialEndsAt: dateOnly(r.trialEndsAt),
     createdAt: r.createdAt.toISOString(),
+    supportAccessUntil: r.supportAccessUntil,
   }
 }
 

@@ -19,7 +19,7 @@ import { parse } from '../../http/parse'
 import { listPlatformActivities } from '../audit/platform-audit.service'
 import { createHospital, getHospital, listHospitals, updateHospital } from './hospitals.service'
 import { completeTask, listTasks } from './onboarding.service'
-import { platformStats } from './stats.service'
+import { adminStats, platformStats } from './stats.service'
 import { listUsers, updateUser } from './users.service'
 
 const PAGE = 50
@@ -36,6 +36,9 @@ export function platformRoutes(
   { db, mailer, baseURL }: { db: AppDb; mailer: Mailer; baseURL: string | undefined },
 ): void {
   app.get('/api/admin/platform-stats', { config: superAdmin }, async () => platformStats(db))
+
+  // The super admin's /admin cards (spec section 2, "Admin").
+  app.get('/api/admin/stats', { config: superAdmin }, async () => adminStats(db))
 
   app.get('/api/admin/hospitals', { config: superAdmin }, async (req) => {
     const { limit, offset, ...query } = parse(listHospitalsQuery, req.query, 'query')

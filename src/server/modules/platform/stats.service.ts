@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm'
-import type { PlatformStats } from '../../../shared/schemas/platform'
+import type { AdminStats, PlatformStats } from '../../../shared/schemas/platform'
 import type { AppDb } from '../../db/client'
 import { withPlatform } from '../../db/tenant'
 
@@ -28,5 +28,29 @@ export async function platformStats(db: AppDb): Promise<PlatformStats> {
     activeUsers: Number(row.activeUsers ?? 0),
     monthlyRevenue: Number(row.monthlyRevenue ?? 0),
     pendingTasks: Number(row.pendingTasks ?? 0),
+  }
+}
+
+/**
+ * GET /api/admin/stats: every account, the active ones (not suspended), those created today in
+ * India's time zone, and the monthly revenue as on the Super Admin Dashboard.
+ */
+export async function adminStats(db: AppDb): Promise<AdminStats> {
+  const result = await withPlatform(db, (tx) =>
+    tx.execute(sql`
+      select
+        (select count(*)::int from users) as "totalUsers",
+        (select count(*)::int from users where is_active and not banned) as "activeUsers",
+        (select count(*)::int from users where created_at >=
+          (date_trunc('day', now() at time zone 'Asia/Kolkata') at time zone 'Asia/Kolkata'))
+          as "newUsersToday"`),
+  )
+  const row = (result as unknown as { rows: Record<string, unknown>[] }).rows[0] ?? {}
+  const { monthlyRevenue } = await platformStats(db)
+  return {
+    totalUsers: Number(row.totalUsers ?? 0),
+    activeUsers: Number(row.activeUsers ?? 0),
+    newUsersToday: Number(row.newUsersToday ?? 0),
+    totalRevenue: monthlyRevenue,
   }
 }

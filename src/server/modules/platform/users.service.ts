@@ -15,6 +15,9 @@ import { recordPlatformAudit } from '../audit/platform-audit.service'
 import { recordSecurityEvent, type SecurityEventName } from '../security/security-log'
 import { containsPattern } from './hospital-rows'
 
+/** users.ban_reason of a suspension by the platform: a hospital admin cannot undo it (team). */
+export const PLATFORM_SUSPENSION_REASON = 'Suspended by the platform'
+
 const columns = {
   id: user.id,
   name: user.name,
@@ -25,6 +28,7 @@ const columns = {
   isSuperAdmin: user.isSuperAdmin,
   hospitalId: user.hospitalId,
   hospitalName: hospitals.name,
+  plan: hospitals.plan,
   createdAt: user.createdAt,
 }
 
@@ -38,6 +42,7 @@ interface Row {
   isSuperAdmin: boolean
   hospitalId: string | null
   hospitalName: string | null
+  plan: string | null
   createdAt: Date
 }
 
@@ -52,6 +57,7 @@ function toUser(r: Row): PlatformUser {
     isSuperAdmin: r.isSuperAdmin,
     hospitalId: r.hospitalId,
     hospitalName: r.hospitalName,
+    plan: r.plan,
     createdAt: r.createdAt.toISOString(),
   }
 }
@@ -135,7 +141,7 @@ export async function updateUser(opts: {
         ...(input.isActive !== undefined ? { isActive: input.isActive } : {}),
         ...(input.status !== undefined
           ? input.status === 'suspended'
-            ? { banned: true, banReason: 'Suspended by the platform' }
+            ? { banned: true, banReason: PLATFORM_SUSPENSION_REASON }
             : { banned: false, banReason: null, banExpires: null }
           : {}),
         updatedAt: new Date(),

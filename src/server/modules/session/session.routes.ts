@@ -11,6 +11,7 @@ import {
   twoFactorRequiredError,
 } from '../../auth/access'
 import { AUTH_BASE, matchAuthEndpoint } from '../../auth/endpoints'
+import { currentUserAsActing } from '../../auth/hospital-access'
 import { callAuth, callAuthAt, sendAuthResponse, userOf } from '../../auth/forward'
 import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
@@ -40,7 +41,10 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): voi
     const actor = req.actor
     const current = actor ? await getCurrentUser(db, actor.userId) : null
     if (!actor || !current) throw new AppError('UNAUTHENTICATED', 'Please sign in to continue')
-    return { ...current, twoFactorRequired: actor.twoFactorRequired }
+    return {
+      ...(await currentUserAsActing(db, req, current)),
+      twoFactorRequired: actor.twoFactorRequired,
+    }
   })
 
   app.post(

@@ -14,6 +14,7 @@ import { invitations } from '../../db/schema/team'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { PLATFORM_SUSPENSION_REASON } from '../platform/users.service'
 import { toInvitation } from './invitations.service'
 import {
   activeMemberOf,
@@ -42,8 +43,10 @@ const memberColumns = {
   role: user.role,
   banned: user.banned,
   isActive: user.isActive,
+  banReason: user.banReason,
   createdAt: user.createdAt,
 }
+
 
 /** GET /api/team: members (name order), open invitations (newest first) and the seats in use. */
 export async function listTeam(opts: TeamOptions): Promise<Team> {
@@ -168,6 +171,11 @@ export async function updateMember(
     const suspend = status === 'suspended' && !wasSuspended
     const activate = status === 'active' && wasSuspended
     if (demote || suspend) await assertAnotherAdmin(tx, opts.hospitalId, before)
+    if (activate && (!before.isActive || before.banReason === PLATFORM_SUSPENSION_REASON))
+      throw new AppError(
+        'CONFLICT',
+        `${before.name} was suspended by Arogya support; only the platform can reactivate them`,
+      )
     if (activate) assertSeatFree(await seatUsage(tx, opts.hospitalId))
     const set: Partial<typeof user.$inferInsert> = {}
     if (role !== undefined && role !== before.role) set.role = role

@@ -4,6 +4,7 @@ import { Card, CardContent } from '@/client/components/ui/card'
 import { formatDate } from '@/shared/dates'
 import { formatMoney } from '@/shared/money'
 import { type HospitalCard as Hospital, hospitalTypeLabels } from '@/shared/schemas/platform'
+import { EnterHospitalButton } from './enter-hospital-button'
 import { StatusBadge } from './status-badge'
 
 /** Spec section 2: name, email, status, users current/max, type, revenue and created date. */
@@ -55,6 +56,7 @@ export function HospitalCard({
           <Button variant="outline" size="sm" onClick={onEdit} aria-label={`Edit ${hospital.name}`}>
             <Pencil aria-hidden="true" /> Edit
           </Button>
+          <EnterHospitalButton hospital={hospital} />
         </div>
       </CardContent>
     </Card>

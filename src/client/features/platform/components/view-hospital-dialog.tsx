@@ -8,6 +8,7 @@ import { formatPhone } from '@/shared/phone-format'
 import { plans } from '@/shared/plans'
 import { hospitalTypeLabels } from '@/shared/schemas/platform'
 import { useHospital } from '../api/hospitals'
+import { EnterHospitalButton } from './enter-hospital-button'
 import { StatusBadge } from './status-badge'
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -60,6 +61,11 @@ export function ViewHospitalDialog({ id, onClose }: { id: string | null; onClose
           <Row label="Created">{formatDate(h.createdAt)}</Row>
         </dl>
       )}
+      {h ? (
+        <div className="mt-4">
+          <EnterHospitalButton hospital={h} />
+        </div>
+      ) : null}
     </Dialog>
   )
 }

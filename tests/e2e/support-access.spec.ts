@@ -1,0 +1,82 @@
+import {
+  createPatientViaApi,
+  expect,
+  expectNoAxeViolations,
+  expectNoSidewaysScroll,
+  login,
+  randomMobile,
+  SUPER_ADMIN,
+  test,
+  uniqueName,
+} from './fixtures'
+
+const HOSPITAL = 'Sanjeevani Multispeciality Hospital, Pune'
+
+// Issue 27, support access granted by the hospital (docs/decisions/032): the hospital admin
+// grants it on Admin, the super admin enters from the Super Admin Dashboard, sees the banner,
+// adds a patient and exits; the hospital admin then sees that action under the grant.
+test('the hospital grants support access, the super admin enters, acts and exits', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const hospitalSide = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const admin = await hospitalSide.newPage()
+  await login(admin, 'admin@sanjeevani.demo')
+  await admin.goto('/admin')
+  const section = admin.getByRole('region', { name: 'Support access' })
+  await section.getByRole('button', { name: 'Grant access' }).click()
+  await expect(section.getByText('Say in a few words why support needs access')).toBeVisible()
+  await section.getByLabel('For').selectOption('4')
+  await section.getByLabel('Reason').fill('Help us set up the WhatsApp reminder templates')
+  await section.getByRole('button', { name: 'Grant access' }).click()
+  await expect(admin.getByText('Support access granted')).toBeVisible()
+  await expect(section.getByText('Help us set up the WhatsApp reminder templates')).toBeVisible()
+  await expect(section.getByText('Active', { exact: true }).first()).toBeVisible()
+  await expectNoAxeViolations(admin, 'Admin with Support access')
+
+  // The super admin enters from the hospital's card.
+  const platformSide = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const sa = await platformSide.newPage()
+  await login(sa, SUPER_ADMIN)
+  await expect(sa).toHaveURL(/\/super-admin$/)
+  await sa.getByRole('searchbox', { name: 'Search hospitals' }).fill('sanjeevani')
+  await sa.getByRole('button', { name: `Enter ${HOSPITAL}` }).click()
+  await expect(sa).toHaveURL(/\/$/)
+  const banner = sa.getByRole('region', { name: 'Support access' })
+  await expect(banner).toContainText(`You are inside ${HOSPITAL} as Arogya support`)
+  await expect(banner).toContainText(/3 h \d\d min left/)
+  await expectNoAxeViolations(sa, 'the dashboard inside a hospital, with the banner')
+
+  // Acting inside: a patient added as support, then the list shows it.
+  const name = uniqueName('Kavita', 'Support')
+  await createPatientViaApi(sa, { name, phone: randomMobile(), gender: 'female' })
+  await sa.goto('/patients')
+  await expect(sa.getByText(name).first()).toBeVisible()
+  await sa.setViewportSize({ width: 360, height: 740 })
+  await expectNoSidewaysScroll(sa, 'patients with the support banner at 360 px')
+  await sa.setViewportSize({ width: 1280, height: 800 })
+
+  await banner.getByRole('button', { name: 'Exit' }).click()
+  await expect(sa).toHaveURL(/\/super-admin$/)
+  await expect(banner).toBeHidden()
+
+  // The hospital admin sees what support did.
+  await admin.reload()
+  await expect(section.getByText(`Added patient ${name}`)).toBeVisible()
+  await expect(section.getByText(/^Entered Sanjeevani/)).toBeVisible()
+
+  // The super admin's own /admin: the spec's screen.
+  await sa.goto('/admin')
+  const main = sa.getByRole('main')
+  await expect(main.getByText('Super Admin', { exact: true })).toBeVisible()
+  for (const label of ['Total Users', 'Active Users', 'New Today', 'Monthly Revenue'])
+    await expect(main.getByText(label, { exact: true })).toBeVisible()
+  await expect(sa.getByRole('table', { name: 'Users' })).toBeVisible()
+  await expectNoAxeViolations(sa, 'the super admin’s Admin page')
+  await expect(sa.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
+    'href',
+    '/dashboard',
+  )
+  await hospitalSide.close()
+  await platformSide.close()
+})
