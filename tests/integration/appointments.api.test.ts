@@ -447,6 +447,22 @@ describe('booking from a lead', () => {
     )
     expect(lead?.status).not.toBe('converted')
   })
+
+  // Found by the services mutation run (issue 30): a service named by id and by type is still
+  // looked up in the caller's hospital, so another hospital's service is 404 and books nothing.
+  it("gives 404 for another hospital's service given with a service type", async () => {
+    const [theirService] = await queryRows<{ id: string }>(
+      t.db,
+      sql`select id from services where hospital_id = ${hospitalB} and active limit 1`,
+    )
+    expect(theirService).toBeDefined()
+    const before = await countAppointments(hospitalA)
+    const body = booking(doctor, patient, dayFromToday(13), '15:00', {
+      serviceId: theirService?.id,
+    })
+    expectError(await book(receptionist, body), 404, 'NOT_FOUND')
+    expect(await countAppointments(hospitalA)).toBe(before)
+  })
 })
 
 describe('the demo seed', () => {
