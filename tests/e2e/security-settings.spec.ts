@@ -1,6 +1,7 @@
 import { Secret, TOTP } from 'otpauth'
 import {
   DEMO_PASSWORD,
+  ENROLMENT_HEADING,
   expect,
   expectNoAxeViolations,
   expectNoSidewaysScroll,
@@ -106,4 +107,65 @@ test('Settings → Security: set up two-factor, change the password, sign in wit
   await page.getByRole('button', { name: 'Verify' }).click()
   await expect(page.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
   await context.close()
+})
+
+// Issue 27: "enrol in two-factor, then require it". Smile Dental's admin sets up two-factor,
+// requires it of every member, and a member without it is sent to set it up after signing in
+// (the API refuses the rest). The admin then lifts the rule and turns two-factor off again, so
+// the demo accounts are as they were for the other specs.
+test('an admin with two-factor requires it of every member; a member without it must enrol', async ({
+  browser,
+}) => {
+  test.setTimeout(120_000)
+  const ADMIN = 'admin@smiledental.demo'
+  const MEMBER = 'doctor@smiledental.demo'
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const page = await context.newPage()
+  await login(page, ADMIN)
+  await page.goto('/settings?tab=security')
+  await page.getByRole('button', { name: 'Set up two-factor' }).click()
+  await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD)
+  await page.getByRole('button', { name: 'Continue' }).click()
+  const code = authenticator(await readShownSecret(page))
+  await page.getByLabel('6-digit code from your app').fill(await code())
+  await page.getByRole('button', { name: 'Turn on two-factor' }).click()
+  await expect(page.getByText('Two-factor authentication is on')).toBeVisible()
+
+  const requireSwitch = page.getByLabel('Require two-factor for every member')
+  const save = async () => {
+    await page.getByRole('button', { name: 'Save Changes' }).click()
+    await expect(page.getByText('Settings saved successfully').first()).toBeVisible()
+  }
+  try {
+    await requireSwitch.check()
+    await save()
+
+    // The member signs in with the password and is sent to set up two-factor.
+    const member = await browser.newContext()
+    const memberPage = await member.newPage()
+    await memberPage.goto('/login')
+    await memberPage.getByLabel('Email').fill(MEMBER)
+    await memberPage.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD)
+    await memberPage.getByRole('button', { name: 'Sign In' }).click()
+    await expect(memberPage.getByRole('heading', { name: ENROLMENT_HEADING })).toBeVisible()
+    await expect(
+      memberPage.getByText(/Smile Dental Clinic.* requires two-factor authentication/),
+    ).toBeVisible()
+    const refused = await memberPage.request.get('/api/patients')
+    expect(refused.status()).toBe(403)
+    expect((await refused.json()) as { code: string }).toMatchObject({
+      code: 'TWO_FACTOR_REQUIRED',
+    })
+    await expectNoAxeViolations(memberPage, 'two-factor required of a member')
+    await member.close()
+  } finally {
+    await page.goto('/settings?tab=security')
+    await requireSwitch.uncheck()
+    await save()
+    await page.getByRole('button', { name: 'Turn off two-factor' }).click()
+    await page.getByLabel('Password', { exact: true }).fill(DEMO_PASSWORD)
+    await page.getByRole('button', { name: 'Turn off two-factor' }).click()
+    await expect(page.getByRole('button', { name: 'Set up two-factor' })).toBeVisible()
+    await context.close()
+  }
 })

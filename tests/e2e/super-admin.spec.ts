@@ -3,6 +3,7 @@ import {
   expectNoAxeViolations,
   expectNoSidewaysScroll,
   login,
+  readNewestEmail,
   SUPER_ADMIN,
   test,
 } from './fixtures'
@@ -115,4 +116,24 @@ test('the super admin adds a hospital, activates it and completes an onboarding 
   await expectNoAxeViolations(page, 'the Super Admin Dashboard at 360 px', { strict: true })
   await page.screenshot({ path: `${SHOTS}/super-admin-360.png`, fullPage: true })
   await context.close()
+
+  // The new hospital's first admin accepts the emailed invitation and runs its team.
+  const link = /\/invite#\S+/.exec(await readNewestEmail('frontdesk@lotusclinic.example'))?.[0]
+  expect(link, 'the invitation link').toBeTruthy()
+  const invitee = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const adminPage = await invitee.newPage()
+  await adminPage.goto(link!)
+  await expect(adminPage.getByRole('heading', { name: 'Accept your invitation' })).toBeVisible()
+  await expect(adminPage.getByText(/Lotus Children’s Clinic, Nashik/)).toBeVisible()
+  await adminPage.getByLabel('Choose a password').fill('Lotus-Clinic-Nashik-2026')
+  await adminPage.getByLabel('Confirm password').fill('Lotus-Clinic-Nashik-2026')
+  await adminPage.getByRole('button', { name: /^Join / }).click()
+  await expect(adminPage.getByRole('navigation', { name: 'Main navigation' })).toBeVisible()
+  await adminPage.goto('/admin')
+  const me = adminPage
+    .getByTestId('member-row')
+    .filter({ hasText: 'frontdesk@lotusclinic.example' })
+  await expect(me).toContainText('Admin')
+  await expect(me).toContainText('Active')
+  await invitee.close()
 })

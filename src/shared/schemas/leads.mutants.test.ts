@@ -308,6 +308,8 @@ const aLead = {
   assignedToName: null,
   patientId: null,
   lastContactAt: null,
+  contactAttempts: 6,
+  contactLimitExceeded: true,
   createdAt: '2026-11-25T10:00:00.000Z',
   updatedAt: '2026-11-25T10:00:00.000Z',
 }
