@@ -5,8 +5,10 @@
 //
 //   AUDIT_URL=http://host:port   audit a running server instead of starting one
 //   RUNS=3                       Lighthouse runs per page
+//   AUDIT_ONLY=public|staff      audit only the signed-out or only the signed-in pages
+//   AUDIT_SAVE_DIR=dir           also write each run's Lighthouse report (JSON) there
 import { type ChildProcess, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { cpus, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { AxeBuilder } from '@axe-core/playwright'
@@ -137,6 +139,11 @@ async function runLighthouse(
         })
         if (!result) throw new Error(`Lighthouse returned nothing for ${page}`)
         const { lhr } = result
+        if (process.env.AUDIT_SAVE_DIR) {
+          mkdirSync(process.env.AUDIT_SAVE_DIR, { recursive: true })
+          const name = `${cookie ? 'staff' : 'public'}${page.replace(/[^a-z0-9]+/gi, '-')}-${i}.json`
+          writeFileSync(join(process.env.AUDIT_SAVE_DIR, name), JSON.stringify(lhr))
+        }
         const scores = Object.fromEntries(
           CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)]),
         ) as LighthouseRow['scores']
