@@ -207,16 +207,27 @@ describe('PUT /api/settings', () => {
       sql`select id from users where email = ${demoEmail('admin')}`,
     )
     const res = await put(admin, {
-      security: { requireTwoFactor: true },
+      security: { sessionHours: 9 },
       data: { autoBackups: true },
     })
     expect(res.statusCode, res.body).toBe(200)
     const last = (await audits(hospitalA)).at(-1)
     expect(last?.actor_user_id).toBe(adminId?.id)
-    expect(last?.summary).toContain('security.requireTwoFactor')
+    expect(last?.summary).toContain('security.sessionHours')
     const empty = await put(admin, {})
     expect(empty.statusCode).toBe(200)
     expect((await audits(hospitalA)).at(-1)?.summary).toBe('Settings saved (no changes)')
+  })
+
+  it('refuses to require two-factor of every member while the admin has none, changing nothing', async () => {
+    const before = (await get(admin)).json<Settings>()
+    const res = await put(admin, {
+      security: { requireTwoFactor: true },
+      data: { backupRetentionDays: 60 },
+    })
+    expectError(res, 400, 'VALIDATION')
+    expect(issuePaths(res)).toEqual(['security.requireTwoFactor'])
+    expect((await get(admin)).json<Settings>()).toEqual(before)
   })
 
   it('refuses unknown keys, in a section and at the top', async () => {

@@ -5,6 +5,7 @@ import {
   type Settings,
 } from '../../../shared/schemas/settings'
 import type { AppDb, Tx } from '../../db/client'
+import { user as users } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { leadSettings } from '../../db/schema/leads'
 import { hospitalSettings, hospitalSettingsDefaults } from '../../db/schema/settings'
@@ -118,6 +119,22 @@ const changedKeys = (section: string, next: object, before: object): string[] =>
     )
     .map(([k]) => `${section}.${k}`)
 
+export const OWN_TWO_FACTOR_FIRST =
+  'Set up two-factor for your own account first (Settings → Security), or you would be locked out'
+
+/**
+ * Requiring two-factor of every member while the admin saving it has none would send that admin
+ * to enrolment on their next request: refused with a 400 on the switch, unless it is already on.
+ */
+function checkOwnTwoFactor(ownTwoFactor: boolean, alreadyRequired: boolean): void {
+  if (ownTwoFactor || alreadyRequired) return
+  throw new AppError(
+    'VALIDATION',
+    `Invalid input: security.requireTwoFactor: ${OWN_TWO_FACTOR_FIRST}`,
+    [{ path: 'security.requireTwoFactor', message: OWN_TWO_FACTOR_FIRST }],
+  )
+}
+
 /**
  * PUT /api/settings (hospital:manage). One transaction: the hospital's row (locked while it
  * is checked), then as app_user the tenant rows (upserted: no row means the defaults), and
@@ -131,6 +148,13 @@ export async function saveSettings(
   return answeringSlugClash(() =>
     withPlatform(opts.db, async (tx) => {
       const changed: string[] = []
+      const requiring = opts.values.security?.requireTwoFactor === true
+      const [me] = requiring
+        ? await tx
+            .select({ on: users.twoFactorEnabled })
+            .from(users)
+            .where(eq(users.id, opts.userId))
+        : []
       const hospital = await inSection('general', () =>
         applyHospitalSettings(tx, hospitalId, hospitalValues),
       )
@@ -147,6 +171,7 @@ export async function saveSettings(
       }
       await enterTenant(tx, hospitalId)
       const before = await readTenantSections(tx)
+      if (requiring) checkOwnTwoFactor(me?.on === true, before.security.requireTwoFactor)
 
       const hs = {
         ...defined({ region }),

@@ -56,6 +56,7 @@ export function SecurityPolicyFields() {
           label="Require two-factor for every member"
           hint="Members without two-factor are sent to set it up after they sign in."
           registration={form.register('security.requireTwoFactor')}
+          error={form.formState.errors.security?.requireTwoFactor?.message}
         />
         <SettingSwitch
           id="security-sessionTimeout"

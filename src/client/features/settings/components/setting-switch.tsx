@@ -6,11 +6,14 @@ export function SettingSwitch({
   label,
   hint,
   registration,
+  error,
 }: {
   id: string
   label: string
   hint: string
   registration: UseFormRegisterReturn
+  /** The server's refusal of this switch, shown under its hint. */
+  error?: string | undefined
 }) {
   return (
     <div className="flex items-start gap-3 text-sm">
@@ -19,7 +22,8 @@ export function SettingSwitch({
         type="checkbox"
         role="switch"
         className="mt-0.5 size-4 shrink-0"
-        aria-describedby={`${id}-hint`}
+        aria-describedby={error ? `${id}-hint ${id}-error` : `${id}-hint`}
+        aria-invalid={error ? true : undefined}
         {...registration}
       />
       <div className="min-w-0">
@@ -29,6 +33,11 @@ export function SettingSwitch({
         <p id={`${id}-hint`} className="text-slate-600">
           {hint}
         </p>
+        {error ? (
+          <p id={`${id}-error`} role="alert" className="text-red-700">
+            {error}
+          </p>
+        ) : null}
       </div>
     </div>
   )
