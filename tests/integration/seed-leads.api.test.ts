@@ -70,7 +70,16 @@ async function expectLeadsComplete(now: Date, patientsEach: number) {
     const rows = await tenantRows(db(), id)
     expect(rows.leads).toHaveLength(LEADS_PER_DEMO_HOSPITAL)
     expect(rows.patients).toHaveLength(patientsEach)
-    expect(rows.settings).toEqual([{ hospitalId: id, followUpDays: 3 }])
+    expect(rows.settings).toEqual([
+      {
+        hospitalId: id,
+        followUpDays: 3,
+        autoAssignLeads: false,
+        priorityScoring: true,
+        maxContactAttempts: 5,
+        lastAssignedUserId: null,
+      },
+    ])
     // RLS: only this hospital's rows are visible.
     for (const r of [...rows.leads, ...rows.communications, ...rows.patients])
       expect(r.hospitalId).toBe(id)
