@@ -17,7 +17,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
 
   // Bad input is said next to the field, and nothing is saved.
   await page.getByLabel('Facebook page ID').fill('my-page')
-  await page.getByRole('button', { name: 'Save Changes' }).click()
+  await page.getByRole('button', { name: 'Save Meta connection' }).click()
   await expect(page.getByText('Page ID must be the numeric Facebook page ID')).toBeVisible()
 
   // First a token Meta does not know: the test says so in Meta's words.
@@ -26,7 +26,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await page.getByLabel('Page access token').fill(`EAAGwrong${'x'.repeat(30)}`)
   await page.getByLabel('App secret').fill(E2E_META_PAGE.appSecret)
   await page.getByLabel('Webhook verify token').fill('a-long-random-verify-token-Vt77')
-  await page.getByRole('button', { name: 'Save Changes' }).click()
+  await page.getByRole('button', { name: 'Save Meta connection' }).click()
   await expect(page.getByText('Settings saved successfully')).toBeVisible()
   await expect(page.getByLabel('Page access token')).toHaveValue('')
   await page.getByRole('button', { name: 'Test Connection' }).click()
@@ -34,7 +34,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await expect(page.getByText(/Needs attention/)).toBeVisible()
 
   await page.getByLabel('Page access token').fill(token)
-  await page.getByRole('button', { name: 'Save Changes' }).click()
+  await page.getByRole('button', { name: 'Save Meta connection' }).click()
   await expect(page.getByText('Set, ends in Tk42')).toBeVisible()
   await expect(page.getByText('Set, ends in S3c9')).toBeVisible()
   await expect(page.getByText('Set, ends in Vt77')).toBeVisible()

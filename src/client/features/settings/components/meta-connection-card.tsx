@@ -186,7 +186,7 @@ function ConnectionForm({ saved }: { saved: MetaConnectionView }) {
           Test Connection
         </Button>
         <Button type="submit" loading={save.isPending && clearing === null} loadingText="Saving...">
-          Save Changes
+          Save Meta connection
         </Button>
       </div>
     </form>
