@@ -16,10 +16,16 @@
 // BENCH_PARTS=messaging npm run bench), appointments and billing (issue 26: a week of
 // appointments among 100,000, and the invoice list and summary over 100,000 invoices, at 1
 // connection with the raw SQL beside them, and PDF time per invoice; alone:
-// BENCH_PARTS=appointments,billing npm run bench). Scratch data only: a database
-// created on BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
+// BENCH_PARTS=appointments,billing npm run bench), storage (issue 28: a 50 MB attachment
+// through receiveUpload and back as a download, MB/s and RSS growth; alone:
+// BENCH_PARTS=storage npm run bench), backup (issue 29: back up and restore a hospital with
+// 50,000 patients, 100,000 leads and 100,000 invoices: times, file size, peak RSS; alone:
+// BENCH_PARTS=backup npm run bench). Scratch data only: a database created on
+// BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
 import { benchAppointments, type AppointmentsResult } from './bench/appointments'
+import { benchBackup, type BackupResult } from './bench/backup'
 import { benchBilling, type BillingResult } from './bench/billing'
+import { benchCampaigns, type CampaignsResult } from './bench/campaigns'
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
 import { benchJobs, type JobsResult } from './bench/jobs'
@@ -28,10 +34,18 @@ import { benchLeadsPart, type LeadsResult } from './bench/leads'
 import { benchMessaging, type MessagingResult } from './bench/messaging'
 import { benchPglite, type PgliteResult } from './bench/pglite'
 import { benchPostgres, postgresAnswers, type PostgresResult } from './bench/postgres'
-import { leadsReport, machine, report, summaryLine, targets } from './bench/report'
+import {
+  campaignsSummary,
+  leadsReport,
+  machine,
+  report,
+  summaryLine,
+  targets,
+} from './bench/report'
 import { benchPatients } from './bench/seed'
 import { surnames } from './bench/people'
 import { ensureBuilt } from './bench/server'
+import { benchStorage, type StorageResult, storageSummary } from './bench/storage'
 
 const log = (line: string) => console.log(line)
 
@@ -92,6 +106,21 @@ async function main(): Promise<void> {
     console.log('\n== Billing (issue 26): the invoice list, summary and PDFs ==')
     billing = await benchBilling(log)
   }
+  let storage: StorageResult | null = null
+  if (config.parts('storage')) {
+    console.log('\n== Storage (issue 28): a 50 MB attachment in and out ==')
+    storage = await benchStorage(log)
+  }
+  let campaigns: CampaignsResult | null = null
+  if (config.parts('campaigns')) {
+    console.log('\n== Campaigns (issue 28): the campaign summary over many leads ==')
+    campaigns = await benchCampaigns(log)
+  }
+  let backup: BackupResult | null = null
+  if (config.parts('backup')) {
+    console.log('\n== Backups (issue 29): back up and restore a large hospital ==')
+    backup = await benchBackup(log)
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -110,6 +139,26 @@ async function main(): Promise<void> {
       ...(messaging ? { messaging } : {}),
       ...(appointments ? { appointments } : {}),
       ...(billing ? { billing } : {}),
+      ...(backup
+        ? {
+            backup: {
+              driver: backup.driver,
+              rows: backup.rows,
+              backup_s: Number(backup.backupS.toFixed(1)),
+              restore_s: Number(backup.restoreS.toFixed(1)),
+              file_mb: Number(backup.fileMb.toFixed(1)),
+              peak_rss_mb: Math.round(backup.peakRssMb),
+            },
+          }
+        : {}),
+      ...(storage || campaigns
+        ? {
+            growth: {
+              ...(storage ? storageSummary(storage) : {}),
+              ...(campaigns ? { campaigns: campaignsSummary(campaigns) } : {}),
+            },
+          }
+        : {}),
     }),
   )
 }

@@ -22,6 +22,9 @@ await build({
     'pino-pretty',
     'thread-stream',
     'pg-native',
+    // Loaded on first use, only when S3_BUCKET is set (src/server/storage/storage.ts).
+    '@aws-sdk/client-s3',
+    '@aws-sdk/lib-storage',
   ],
   // CommonJS packages inside an ES module still call require() for Node's built-ins.
   banner: {

@@ -192,6 +192,9 @@ export const servicesParts = {
       'tests/integration/messaging-settings-templates.api.test.ts',
       'tests/integration/messaging-settings-reminders.api.test.ts',
       'tests/integration/messaging-settings.api.test.ts',
+      // Resync (Twilio's Content API) and the reminder sends are exercised here.
+      'tests/integration/messaging-templates-twilio.api.test.ts',
+      'tests/integration/appointments-reminders.api.test.ts',
     ],
   },
   'services-webhooks-meta': {

@@ -1,3 +1,4 @@
+import type { CampaignsResult } from './campaigns'
 // Tables for the terminal, and the one summary line for machines.
 import { cpus, loadavg, totalmem } from 'node:os'
 import { execFileSync } from 'node:child_process'
@@ -304,5 +305,17 @@ function jobsSummary(r: JobsDriverResult | null) {
     jobs_per_s: Math.round(r.perSecond),
     jobs_per_s_one_hospital: Math.round(r.perSecondOneHospital),
     claim_ms_100k: Number(r.claimMs100k.toFixed(2)),
+  }
+}
+
+/** Issue 28's growth line: the campaign summary over N leads (target p99 ≤ 30 ms). */
+export function campaignsSummary(r: CampaignsResult) {
+  const round = (n: number) => Number(n.toFixed(1))
+  return {
+    driver: r.driver,
+    leads: r.leads,
+    summary_p99_ms: round(r.summary.p99),
+    summary_sql_p99_ms: round(r.summary.sqlP99),
+    within_target: r.summary.p99 <= 30,
   }
 }

@@ -6,6 +6,7 @@ import { NotFound } from './components/not-found'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
 import { Spinner } from './components/ui/spinner'
 import { DocumentTitle } from './lib/use-document-title'
+import { usePresenceHeartbeat } from './lib/use-presence-heartbeat'
 import { paths } from './paths'
 import { afterSignInPath, isHospitalMember, type StaffRoute, staffRoutes } from './staff-routes'
 import type { CurrentUser } from '@/shared/schemas/auth'
@@ -54,6 +55,8 @@ function SignedInRedirect({ user }: { user: CurrentUser }) {
 
 /** Every signed-in route (spec section 2, staff-routes.tsx), inside the app shell. */
 export function StaffApp({ user }: { user: CurrentUser }) {
+  // Live Monitoring presence: a hospital's own staff only (not a platform account).
+  usePresenceHeartbeat(isHospitalMember(user) && !user.isSuperAdmin && !mustEnrolTwoFactor(user))
   // A platform account without two-factor may only enrol: no shell, no other screen.
   if (mustEnrolTwoFactor(user)) {
     return (

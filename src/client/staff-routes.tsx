@@ -1,5 +1,4 @@
 import { lazy, type ReactNode } from 'react'
-import { ComingSoon } from './components/ui/coming-soon'
 import { safeNextPath } from './lib/next-path'
 import { paths } from './paths'
 import type { AppPath } from '@/shared/app-routes'
@@ -25,6 +24,17 @@ const AppointmentsPage = lazy(() =>
 const BillingPage = lazy(() =>
   import('./features/billing/billing-page').then((m) => ({ default: m.BillingPage })),
 )
+const LeadGenerationPage = lazy(() =>
+  import('./features/lead-generation/lead-generation-page').then((m) => ({
+    default: m.LeadGenerationPage,
+  })),
+)
+const FaqsPage = lazy(() =>
+  import('./features/faqs/faqs-page').then((m) => ({ default: m.FaqsPage })),
+)
+const CampaignsPage = lazy(() =>
+  import('./features/campaigns/campaigns-page').then((m) => ({ default: m.CampaignsPage })),
+)
 const SettingsPage = lazy(() =>
   import('./features/settings/settings-page').then((m) => ({ default: m.SettingsPage })),
 )
@@ -47,6 +57,17 @@ const InvitationWhileSignedIn = lazy(() =>
 const PricingPage = lazy(() =>
   import('./features/marketing/pricing-page').then((m) => ({ default: m.PricingPage })),
 )
+const SupportPage = lazy(() =>
+  import('./features/support/support-page').then((m) => ({ default: m.SupportPage })),
+)
+const BackupPage = lazy(() =>
+  import('./features/backup/backup-page').then((m) => ({ default: m.BackupPage })),
+)
+const LiveMonitoringPage = lazy(() =>
+  import('./features/live-monitoring/live-monitoring-page').then((m) => ({
+    default: m.LiveMonitoringPage,
+  })),
+)
 const AddOnsPage = lazy(() =>
   import('./features/marketing/add-ons-page').then((m) => ({ default: m.AddOnsPage })),
 )
@@ -64,13 +85,6 @@ export interface StaffRoute {
   access: RouteAccess
   render: (user: CurrentUser) => ReactNode
 }
-
-const comingSoon = (path: AppPath, title: string, access: RouteAccess): StaffRoute => ({
-  path,
-  title,
-  access,
-  render: () => <ComingSoon title={title} />,
-})
 
 /** Every signed-in screen (spec section 2), with its tab title and who it is for. */
 export const staffRoutes: readonly StaffRoute[] = [
@@ -102,12 +116,37 @@ export const staffRoutes: readonly StaffRoute[] = [
     access: 'hospital',
     render: () => <BillingPage />,
   },
-  comingSoon(paths.campaigns, 'Marketing Campaigns', 'hospital'),
-  comingSoon(paths.leadGeneration, 'Lead Generation', 'hospital'),
-  comingSoon(paths.liveMonitoring, 'Live Monitoring', 'hospital'),
-  comingSoon(paths.faqs, 'FAQ Management', 'hospital'),
-  comingSoon(paths.support, 'Support Tickets', 'hospital'),
-  comingSoon(paths.backup, 'Backup Settings', 'hospital'),
+  {
+    path: paths.leadGeneration,
+    title: 'Lead Generation',
+    access: 'hospital',
+    render: () => <LeadGenerationPage />,
+  },
+  {
+    path: paths.campaigns,
+    title: 'Marketing Campaigns',
+    access: 'hospital',
+    render: () => <CampaignsPage />,
+  },
+  {
+    path: paths.liveMonitoring,
+    title: 'Live Monitoring',
+    access: 'hospital',
+    render: () => <LiveMonitoringPage />,
+  },
+  { path: paths.faqs, title: 'FAQ Management', access: 'hospital', render: () => <FaqsPage /> },
+  {
+    path: paths.support,
+    title: 'Support Tickets',
+    access: 'hospital',
+    render: () => <SupportPage />,
+  },
+  {
+    path: paths.backup,
+    title: 'Backup Settings',
+    access: 'hospital',
+    render: () => <BackupPage />,
+  },
   // Issue 27: a hospital admin's team; platform accounts keep the placeholder (admin-page.tsx).
   {
     path: paths.admin,

@@ -1,7 +1,12 @@
 import type { Writable } from 'node:stream'
 import helmet from '@fastify/helmet'
 import Fastify, { type FastifyInstance } from 'fastify'
-import { type CachedActor, registerAccessControl, type SessionDeps } from './auth/access'
+import {
+  type CachedActor,
+  registerAccessControl,
+  resolveActor,
+  type SessionDeps,
+} from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
 import { applyHospitalAccess } from './auth/hospital-access'
 import {
@@ -29,11 +34,14 @@ import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
 import { createMailer, type Mailer } from './integrations/email/mailer'
 import type { ProviderUrls } from './integrations/messaging/registry'
+import { backupRoutes } from './modules/backups/backups.routes'
 import { bookingRoutes } from './modules/booking/booking.routes'
+import { faqsRoutes } from './modules/faqs/faqs.routes'
 import { accountSecurityRoutes } from './modules/account-security/account-security.routes'
 import { appointmentsRoutes } from './modules/appointments/appointments.routes'
 import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
+import { campaignsRoutes } from './modules/campaigns/campaigns.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes'
 import { settingsRoutes } from './modules/settings/settings.routes'
@@ -55,6 +63,10 @@ import { platformRoutes } from './modules/platform/platform.routes'
 import { preferencesRoutes } from './modules/preferences/preferences.routes'
 import { sessionRoutes } from './modules/session/session.routes'
 import { supportAccessRoutes } from './modules/support-access/support-access.routes'
+import { leadGenerationRoutes } from './modules/lead-generation/lead-generation.routes'
+import { supportTicketsRoutes } from './modules/support-tickets/tickets.routes'
+import { liveMonitoringRoutes } from './modules/live-monitoring/live-monitoring.routes'
+import { recordSignIn } from './modules/live-monitoring/sign-in-out'
 import { teamRoutes } from './modules/team/team.routes'
 
 export interface AppOptions {
@@ -134,6 +146,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     mailer,
     log: app.log,
     rateLimit: options.authRateLimit ?? true,
+    onSessionCreated: (created) => recordSignIn(db, created, app.log),
   })
   // Signed-in sessions cached for seconds, dropped on revocation by every instance (decision 010).
   const sessions = createSessionCache<CachedActor>(options.sessionCache)
@@ -204,6 +217,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Billing: invoices, payments, PDF, CSV, revenue, and the service catalogue (issue 26).
   invoicesRoutes(app, { db })
   servicesCatalogueRoutes(app, { db })
+  campaignsRoutes(app, { db })
   // Settings → General: the hospital's settings and its booking page card (issue 26).
   hospitalSettingsRoutes(app, { db })
   settingsRoutes(app, { db })
@@ -227,6 +241,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     clientDir: options.clientDir,
     baseURL: options.baseURL,
   })
+  // FAQ Management and the public FAQ page /h/:slug/faq (issue 28).
+  faqsRoutes(app, { db })
   outboxRoutes(app, { db })
   // The Super Admin Dashboard: hospitals, users, onboarding, activities (issue 27).
   platformRoutes(app, { db, mailer, baseURL: options.baseURL })
@@ -234,6 +250,14 @@ export async function buildApp(options: AppOptions): Promise<App> {
   teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
   // Support access the hospital grants to the platform's super admins (issue 27, decision 029).
   supportAccessRoutes(app, { db })
+  // Lead-generation campaign requests and their platform side (issue 28, decision 034).
+  leadGenerationRoutes(app, { db, mailer })
+  // Support tickets, hospital and platform sides (issue 28, decision 037).
+  supportTicketsRoutes(app, { db, mailer })
+  // Live Monitoring: board, feed, summaries, presence and calls (issue 29, decision 040).
+  liveMonitoringRoutes(app, { db })
+  // Backups: configurations, runs, downloads, restores (issue 29, decision 039).
+  backupRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   messagingSettingsApi(app, {
@@ -252,7 +276,11 @@ export async function buildApp(options: AppOptions): Promise<App> {
 
   registerNotFound(
     app,
-    options.clientDir ? await registerSpa(app, options.clientDir, options.baseURL) : false,
+    options.clientDir
+      ? await registerSpa(app, options.clientDir, options.baseURL, (req) =>
+          resolveActor(sessionDeps, req),
+        )
+      : false,
   )
   return {
     app,

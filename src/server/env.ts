@@ -1,6 +1,7 @@
 import { isIP } from 'node:net'
 import { z } from 'zod'
 import { parseSecretsKeys } from './secrets/keys'
+import { checkS3Env, s3EnvShape } from './storage/storage-env'
 
 const boolString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
@@ -157,10 +158,12 @@ const envShape = z.object({
   SANDBOX_DELIVERY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** Messages one hospital may hand to its providers per minute (bulk sends are paced by it). */
   MESSAGES_PER_HOSPITAL_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
+  ...s3EnvShape,
 })
 
 export const envSchema = envShape
   .superRefine((env, ctx) => {
+    checkS3Env(env, ctx)
     if (env.NODE_ENV === 'production' && !env.BASE_URL) {
       ctx.addIssue({
         code: 'custom',

@@ -15,6 +15,7 @@ import { projectRoot } from './project-root'
 import { loadAuthSecret } from './secret'
 import { loadSecretsKeys } from './secrets/keys'
 import { installSecretsKeys } from './secrets/secrets'
+import { getStorage } from './storage/storage'
 
 // Everything the server writes (database files, secrets, outbox) is for its own user only.
 process.umask(PRIVATE_UMASK)
@@ -129,7 +130,8 @@ if (env.SEED_DEMO) {
   // One transaction under an advisory lock: complete, or repaired, or refused with a message.
   try {
     const onSeeding = () => app.log.info('Adding the demo data')
-    if (await seedDemo(database.db, auth, env.DEMO_PASSWORD, { onSeeding })) {
+    const storage = getStorage()
+    if (await seedDemo(database.db, auth, env.DEMO_PASSWORD, { onSeeding, storage })) {
       app.log.info('Seeded demo data')
     }
   } catch (error) {

@@ -18,7 +18,22 @@ export const permissions = [
   'billing:write',
   'audit:read',
   'hospital:manage',
+  'campaigns:read',
+  'campaigns:write',
   'platform:manage',
+  // Issue 28: request lead-generation campaigns from the platform (hospital admins only).
+  'lead-generation:manage',
+  // Issue 28: FAQ Management (every member reads; admins and the front desk edit).
+  'faqs:read',
+  'faqs:write',
+  // Issue 28: every staff role submits tickets and sees its own; admins see the hospital's all.
+  'support:submit',
+  'support:read_all',
+  // Issue 29: Live Monitoring (every member sees the board and feed; admins every summary).
+  'live-monitoring:read',
+  'live-monitoring:read_all',
+  // Issue 29: backup configurations, runs, downloads and restores (hospital admins only).
+  'backup:manage',
 ] as const
 export type Permission = (typeof permissions)[number]
 
@@ -36,6 +51,18 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'billing:write',
     'audit:read',
     'hospital:manage',
+    'lead-generation:manage',
+    'faqs:read',
+    'faqs:write',
+    'support:submit',
+    'support:read_all',
+    'backup:manage',
+    // Issue 28: every member sees campaigns (spec §6: every signed-in user gets every route);
+    // only an admin spends the marketing budget.
+    'campaigns:read',
+    'campaigns:write',
+    'live-monitoring:read',
+    'live-monitoring:read_all',
   ],
   // Issue 26: doctors and nurses book and run the day but do not take money; the front desk
   // (receptionist) books and bills; a viewer only reads.
@@ -47,6 +74,11 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'appointments:read',
     'appointments:write',
     'billing:read',
+    'faqs:read',
+    'support:submit',
+    'campaigns:read',
+
+    'live-monitoring:read',
   ],
   nurse: [
     'patients:read',
@@ -56,6 +88,11 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'appointments:read',
     'appointments:write',
     'billing:read',
+    'faqs:read',
+    'support:submit',
+    'campaigns:read',
+
+    'live-monitoring:read',
   ],
   receptionist: [
     'patients:read',
@@ -67,8 +104,24 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'appointments:write',
     'billing:read',
     'billing:write',
+    'faqs:read',
+    'faqs:write',
+    'support:submit',
+    'campaigns:read',
+
+    'live-monitoring:read',
   ],
-  viewer: ['patients:read', 'leads:read', 'appointments:read', 'billing:read'],
+  viewer: [
+    'patients:read',
+    'leads:read',
+    'appointments:read',
+    'billing:read',
+    'faqs:read',
+    'support:submit',
+    'campaigns:read',
+
+    'live-monitoring:read',
+  ],
 }
 
 export function can(role: Role, permission: Permission): boolean {

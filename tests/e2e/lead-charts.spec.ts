@@ -18,7 +18,7 @@ test('the dashboard charts leads per day and the funnel, in a chunk of their own
   await page.setViewportSize({ width: 1280, height: 800 })
   await login(page, ADMIN)
   await page.goto('/patients')
-  await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Patients', exact: true })).toBeVisible()
   expect(chartChunks, 'no chart code on /patients').toEqual([])
 
   await page.goto('/dashboard')
@@ -84,4 +84,23 @@ test('the charts say when there is nothing to show, and recover from an error', 
   })
   await page.reload()
   await expect(page.getByText('No leads in the last 30 days')).toBeVisible()
+})
+
+test('on a phone the charts start folded and load only when asked', async ({ page }) => {
+  const chartChunks: string[] = []
+  page.on('request', (r) => {
+    if (/(lead-charts|BarChart)-.*\.js/.test(r.url())) chartChunks.push(r.url())
+  })
+  await page.setViewportSize({ width: 360, height: 740 })
+  await login(page, ADMIN)
+  await page.goto('/dashboard')
+  await expect(page.getByRole('heading', { name: 'Recent Leads' })).toBeVisible()
+  const show = page.getByRole('button', { name: 'Show lead charts' })
+  await expect(show).toHaveAttribute('aria-expanded', 'false')
+  expect(chartChunks, 'no chart code before asking').toEqual([])
+  await expectNoSidewaysScroll(page, 'folded lead charts at 360px')
+
+  await show.click()
+  await expect(page.getByRole('img', { name: 'Leads per day (last 30 days)' })).toBeVisible()
+  expect(chartChunks.length).toBeGreaterThan(0)
 })

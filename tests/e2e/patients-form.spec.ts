@@ -182,8 +182,11 @@ test('closing the edit dialog with changes asks first; Clear Form too', async ({
   // The X and Cancel ask too; Discard closes without saving.
   await edit.getByRole('button', { name: 'Close' }).click()
   await expect(confirm).toBeVisible()
-  // Focus inside the confirm means it is mounted as the top layer (a person is never faster).
   await expect(confirm.getByRole('button', { name: 'Keep editing' })).toBeFocused()
+  // Radix learns which layer is on top one render after it focuses the new one: until then its
+  // content keeps pointer-events none and an Escape finds no top layer (milliseconds; a person
+  // is never that fast, a loaded CI machine can be).
+  await expect(confirm).toHaveCSS('pointer-events', 'auto')
   await page.keyboard.press('Escape')
   await expect(confirm).toBeHidden()
   await expect(edit).toBeVisible()

@@ -3,7 +3,7 @@ import { expect, login, signOut, test } from './fixtures'
 test('sign in, search patients, add one by hand, view details, sign out', async ({ page }) => {
   await login(page)
   await page.getByRole('link', { name: 'Patients', exact: true }).click()
-  await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Patients', exact: true })).toBeVisible()
   await expect(page.getByRole('link', { name: 'Patients', exact: true })).toHaveAttribute(
     'aria-current',
     'page',

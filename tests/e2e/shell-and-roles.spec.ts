@@ -23,14 +23,14 @@ test('a viewer can read patients but is offered no way to change them', async ({
   await expect(page.getByRole('button', { name: 'Add Patient to System' })).toHaveCount(0)
 })
 
-test('only the super admin sees the Super Admin link; other screens show a coming-soon panel', async ({
+test('only the super admin sees the Super Admin link; the menu marks the screen that is open', async ({
   page,
 }) => {
   await login(page, 'admin@smiledental.demo')
   await expect(page.getByRole('link', { name: 'Super Admin' })).toHaveCount(0)
-  await page.getByRole('link', { name: 'Campaigns', exact: true }).click()
-  await expect(page.getByText('Marketing Campaigns is coming soon')).toBeVisible()
-  await expect(page.getByRole('link', { name: 'Campaigns', exact: true })).toHaveAttribute(
+  await page.getByRole('link', { name: 'Backup', exact: true }).click()
+  await expect(page.getByRole('heading', { level: 1, name: 'Backup Settings' })).toBeVisible()
+  await expect(page.getByRole('link', { name: 'Backup', exact: true })).toHaveAttribute(
     'aria-current',
     'page',
   )
@@ -90,7 +90,7 @@ test('on a phone the sidebar starts closed, opens from the menu and closes again
   await expect(nav).not.toBeInViewport()
   await page.getByRole('button', { name: 'Open Menu' }).click()
   await nav.getByRole('link', { name: 'Patients' }).click()
-  await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Patients', exact: true })).toBeVisible()
   await expect(nav).not.toBeInViewport()
   // Turned to landscape (wide): the sidebar opens beside the page; back to portrait: it closes
   // rather than covering the page.

@@ -74,7 +74,7 @@ test('a staff link opened signed out goes to sign-in and back to it afterwards',
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible()
   await signInOnThePage(page, 'nurse@sanjeevani.demo')
   await expect(page).toHaveURL(/\/patients\?search=kulkarni$/)
-  await expect(page.getByRole('heading', { name: 'Patients' })).toBeVisible()
+  await expect(page.getByRole('heading', { level: 1, name: 'Patients', exact: true })).toBeVisible()
   await expect(page.getByPlaceholder('Search patients by name, email, or phone...')).toBeVisible()
   await signOut(page)
   await expect(page).toHaveURL(/\/$/)

@@ -1,5 +1,11 @@
+import { randomUUID } from 'node:crypto'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Readable } from 'node:stream'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { getStorage, resetStorageForTests, tenantKey } from '../../src/server/storage/storage'
 import { fullPatient } from '../support/data-rights'
 import { call } from '../support/leads'
 import { login } from '../support/login'
@@ -23,7 +29,13 @@ let a: string
 let b: string
 let hospitalName: string
 
+// Stored files (backups) go to a folder of this file's own.
+const previousDataDir = process.env.DATA_DIR
+const dataDir = mkdtempSync(join(tmpdir(), 'arogya-delete-all-'))
+
 beforeAll(async () => {
+  process.env.DATA_DIR = dataDir
+  resetStorageForTests()
   t = await createTestApp()
   admin = await login(t.app, demoEmail('admin'))
   a = await hospitalIdOf(t.db, 'sanjeevani')
@@ -42,6 +54,10 @@ beforeAll(async () => {
 }, 180_000)
 afterAll(async () => {
   await t?.close()
+  if (previousDataDir === undefined) delete process.env.DATA_DIR
+  else process.env.DATA_DIR = previousDataDir
+  resetStorageForTests()
+  rmSync(dataDir, { recursive: true, force: true })
 })
 
 /** Rows per tenant table (forced RLS, a hospital_id column) for one hospital, as the owner sees them. */
@@ -69,6 +85,10 @@ const erase = (cookie: string | undefined, body: unknown) =>
 
 describe('refused', () => {
   it('for a wrong name, a wrong password, bad bodies and non-admins, deleting nothing', async () => {
+    // Signed in first: a sign-in is a Live Monitoring activity (issue 29), not a deletion.
+    const staff: string[] = []
+    for (const role of ['doctor', 'nurse', 'receptionist', 'viewer'] as const)
+      staff.push(await login(t.app, demoEmail(role)))
     const before = await tableCounts(a)
     expect(before.patients).toBeGreaterThan(50)
     const wrongName = await erase(admin, {
@@ -103,10 +123,9 @@ describe('refused', () => {
     ]) {
       expect((await erase(admin, body)).statusCode, JSON.stringify(body)).toBe(400)
     }
-    for (const role of ['doctor', 'nurse', 'receptionist', 'viewer'] as const) {
-      const cookie = await login(t.app, demoEmail(role))
+    for (const cookie of staff) {
       const res = await erase(cookie, { confirmName: hospitalName, password: TEST_PASSWORD })
-      expect(res.statusCode, role).toBe(403)
+      expect(res.statusCode).toBe(403)
     }
     expect(
       (await erase(undefined, { confirmName: hospitalName, password: TEST_PASSWORD })).statusCode,
@@ -117,6 +136,21 @@ describe('refused', () => {
 
 describe('done', () => {
   it("erases this hospital's tenant data only, and records it in the platform audit log", async () => {
+    // A stored file of each hospital, named by a backup log row: A's goes with its data.
+    const storage = getStorage()
+    const fileOf: Record<string, string> = {}
+    for (const h of [a, b]) {
+      const key = tenantKey(h, 'backups', randomUUID())
+      await storage.put(key, Readable.from([Buffer.from('backup bytes')]), {
+        maxBytes: 1000,
+        contentType: 'application/octet-stream',
+      })
+      await t.db.execute(
+        sql`insert into backup_logs (hospital_id, status, backup_type, data_types, storage_key, finished_at)
+            values (${h}, 'success', 'offline', '{leads}', ${key}, now())`,
+      )
+      fileOf[h] = key
+    }
     const beforeA = await tableCounts(a)
     const beforeB = await tableCounts(b)
     const [users] = await queryRows<{ n: number }>(
@@ -129,12 +163,18 @@ describe('done', () => {
     const result = res.json() as { counts: Record<string, number>; total: number; kept: string[] }
     expect(result.counts.patients).toBe(beforeA.patients)
     expect(result.counts.leads).toBe(beforeA.leads)
+    // The erased rows' files are gone; the other hospital's stays.
+    await expect(storage.get(fileOf[a]!)).rejects.toThrow()
+    await storage.get(fileOf[b]!).then((stream) => stream.destroy())
     expect(result.total).toBe(Object.values(result.counts).reduce((x, y) => x + y, 0))
     expect(result.kept.sort()).toEqual(
       [
         'audit_events',
         'hospital_settings',
         'invoice_counters',
+        // Issue 28: a lead-generation request is the hospital's order with the platform (no
+        // DELETE grant), so it stays like the invoice counters.
+        'lead_generation_requests',
         'lead_settings',
         'patient_number_counters',
       ].sort(),

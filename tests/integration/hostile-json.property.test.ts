@@ -109,5 +109,5 @@ describe('random and hostile JSON at every mutating JSON route', () => {
     }
     console.log(`hostile JSON per route:\n  ${perRoute.join('\n  ')}`)
     expect(serverErrors).toBe(0)
-  })
+  }, 300_000) // every mutating route (more with each feature), RUNS bodies each
 })

@@ -118,14 +118,21 @@ describe('route catalog', () => {
     expect(guarded.length).toBeGreaterThan(0)
     for (const route of guarded) {
       const url = route.url.replace(/:[A-Za-z]+/g, crypto.randomUUID()).replace('*', 'x')
-      // Each write gets a body of the one type it takes (the lead import takes only CSV and
-      // refuses any other type before reading the session).
+      // Each write gets a body of the one type it takes (the lead import takes only CSV and an
+      // attachment upload and a backup upload only a raw file; they refuse any other type before
+      // the session).
       const body =
         route.method === 'GET'
           ? {}
           : route.url === '/api/leads/import'
             ? { payload: 'Name,Phone\r\n', headers: { 'content-type': 'text/csv' } }
-            : { payload: {} }
+            : (route.method === 'POST' && route.url.endsWith('/attachments')) ||
+                route.url === '/api/backup/uploads'
+              ? {
+                  payload: Buffer.from('hello'),
+                  headers: { 'content-type': 'application/octet-stream', 'x-filename': 'a.txt' },
+                }
+              : { payload: {} }
       const res = await app.inject({ method: route.method as 'GET', url, ...body })
       expectError(res, 401, 'UNAUTHENTICATED')
     }

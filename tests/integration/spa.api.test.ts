@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { DOCUMENT_ONLY_HEADERS } from '../../src/server/http/security-headers'
 import { appPaths } from '../../src/shared/app-routes'
 import { createTestApp, type TestApp } from '../support/test-app'
 
@@ -16,6 +17,7 @@ beforeAll(async () => {
     '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
   )
   writeFileSync(join(dir, 'assets', 'app-abc.js'), 'console.log(1)')
+  writeFileSync(join(dir, 'assets', 'index-abc.css'), 'body{margin:0}')
   t = await createTestApp({ clientDir: dir })
 })
 afterAll(async () => {
@@ -63,6 +65,23 @@ describe('serving the built client', () => {
     const missing = await t.app.inject({ method: 'GET', url: '/assets/old-chunk-123.js' })
     expect(missing.statusCode).toBe(404)
     expect(missing.headers['content-type']).not.toMatch(/text\/html/)
+  })
+
+  it('sends a document its security headers, and a hashed script or stylesheet only those that apply to it', async () => {
+    const page = await t.app.inject({ method: 'GET', url: '/patients' })
+    for (const name of [...DOCUMENT_ONLY_HEADERS, 'permissions-policy'])
+      expect(page.headers[name], name).toBeTruthy()
+    for (const url of ['/assets/app-abc.js', '/assets/index-abc.css']) {
+      const res = await t.app.inject({ method: 'GET', url })
+      expect(res.statusCode, url).toBe(200)
+      for (const name of [...DOCUMENT_ONLY_HEADERS, 'permissions-policy'])
+        expect(res.headers[name], `${url} ${name}`).toBeUndefined()
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff')
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin')
+    }
+    // Anything else under /assets (a 404 answer, say) keeps the full set.
+    const missing = await t.app.inject({ method: 'GET', url: '/assets/old-chunk-123.js' })
+    expect(missing.headers['x-frame-options']).toBeTruthy()
   })
 
   it('answers unknown API paths with a JSON 404', async () => {

@@ -30,6 +30,8 @@ export interface AuthOptions {
   log?: Pick<FastifyBaseLogger, 'error' | 'warn' | 'info' | 'debug'>
   /** Per-IP limits inside better-auth; integration tests turn them off to run many sign-ins. */
   rateLimit: boolean
+  /** After a session row is written (a sign-in): live monitoring records it (issue 29). */
+  onSessionCreated?: (session: { userId: string; impersonatedBy?: string | null }) => Promise<void>
 }
 
 export const SUSPENDED_MESSAGE =
@@ -175,6 +177,11 @@ export function createAuth(options: AuthOptions) {
             // The limits of the user's hospital (Settings -> Security), or the global ones.
             const { policy } = await securityFor(db, row?.hospitalId ?? null, options.session)
             return { data: { ...newSession, expiresAt: initialExpiry(policy) } }
+          },
+          after: async (created) => {
+            await options.onSessionCreated?.(
+              created as { userId: string; impersonatedBy?: string | null },
+            )
           },
         },
       },

@@ -41,9 +41,14 @@ export function readOnlyStateOf(h: HospitalStatus): ReadOnlyState | null {
   return reason ? { reason, message: READ_ONLY_MESSAGES[reason] } : null
 }
 
-/** Writes a read-only hospital may still make: signing out, its own account, exports. */
+/**
+ * Writes a read-only hospital may still make: signing out, its own account, exports, and
+ * presence (Live Monitoring's heartbeat and pagehide beacon: no hospital data changes).
+ */
 export function writableWhenReadOnly(path: string): boolean {
   if (path === '/api/logout' || path.startsWith('/api/auth/') || path.startsWith('/api/me/'))
+    return true
+  if (path === '/api/live-monitoring/heartbeat' || path === '/api/live-monitoring/offline')
     return true
   return path.split('/').some((segment) => /^exports?(\.[a-z0-9]+)?$/.test(segment))
 }

@@ -13,12 +13,17 @@ import { applyMigrations } from './migrate'
 import * as appointments from './schema/appointments'
 import * as audit from './schema/audit'
 import * as auth from './schema/auth'
+import * as backups from './schema/backups'
 import * as billing from './schema/billing'
+import * as campaigns from './schema/campaigns'
 import * as demoRequests from './schema/demo-requests'
+import * as faqs from './schema/faqs'
 import * as hospitals from './schema/hospitals'
 import * as jobs from './schema/jobs'
+import * as leadGeneration from './schema/lead-generation'
 import * as leads from './schema/leads'
 import * as messaging from './schema/messaging'
+import * as liveMonitoring from './schema/live-monitoring'
 import * as meta from './schema/meta'
 import * as patients from './schema/patients'
 import * as platform from './schema/platform'
@@ -26,6 +31,7 @@ import * as rateLimits from './schema/rate-limits'
 import * as security from './schema/security'
 import * as settings from './schema/settings'
 import * as support from './schema/support'
+import * as supportTickets from './schema/support-tickets'
 import * as team from './schema/team'
 
 /** The extensions every embedded database opens with (the migrations create them). */
@@ -49,6 +55,12 @@ export const schema = {
   ...team,
   ...settings,
   ...support,
+  ...leadGeneration,
+  ...faqs,
+  ...supportTickets,
+  ...campaigns,
+  ...liveMonitoring,
+  ...backups,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

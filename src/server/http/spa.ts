@@ -1,7 +1,8 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import type { Actor } from '../auth/access'
 import { seoRoutes } from '../modules/seo/seo.routes'
 
 /**
@@ -13,6 +14,7 @@ export async function registerSpa(
   app: FastifyInstance,
   clientDir: string,
   baseURL?: string | undefined,
+  actorOf?: (req: FastifyRequest) => Promise<Actor | null>,
 ): Promise<boolean> {
   const indexFile = join(clientDir, 'index.html')
   if (!existsSync(indexFile)) {
@@ -35,6 +37,6 @@ export async function registerSpa(
       }
     },
   })
-  seoRoutes(app, { clientDir, baseURL })
+  seoRoutes(app, { clientDir, baseURL, actorOf })
   return true
 }

@@ -1,4 +1,5 @@
 import type { GraphConfig } from '../integrations/meta/graph'
+import { registerBackupSchedules } from '../modules/backups/backups.routes'
 import { registerAppointmentJobs } from '../modules/appointments/reminder-job'
 import {
   OVERDUE_JOB,
@@ -38,6 +39,8 @@ export function registerAllJobs(options: {
   registerDataExportJob()
   // Appointment reminders (issue 26; idempotent: buildApp registers them too).
   registerAppointmentJobs()
+  // Backups: runs, restores, the minute tick that starts due configurations, retention (issue 29).
+  registerBackupSchedules()
   if (registered) return
   registered = true
   // Finished jobs are kept a week (done) or a month (dead), then deleted.

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
 import type { SecretsKeyring } from './keys'
 
 /**
@@ -108,4 +108,19 @@ export function secretHint(plain: string | null | undefined): SecretHint {
   if (!plain) return { set: false }
   const chars = [...plain]
   return { set: true, last4: chars.length >= HINT_MIN_LENGTH ? chars.slice(-4).join('') : null }
+}
+
+/**
+ * A 32-byte key derived (HKDF-SHA256) from a master key for one purpose, e.g.
+ * `backup:<hospitalId>` (issue 29, docs/decisions/039-backups.md): the current key by default,
+ * or the key `keyId` names (a file written before a rotation); null when the keyring does not
+ * hold that key. The master key itself never leaves this module.
+ */
+export function derivedKey(purpose: string, keyId?: string): { id: string; key: Buffer } | null {
+  const ring = keyring()
+  const id = keyId ?? ring.current.id
+  const master = keyId === undefined ? ring.current.key : ring.byId.get(keyId)
+  if (!master) return null
+  const key = Buffer.from(hkdfSync('sha256', master, Buffer.alloc(0), `arogya:${purpose}`, 32))
+  return { id, key }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { MAX_PAGE_SIZE } from '../pagination'
 
 export const uuidParam = z.strictObject({ id: z.uuid({ message: 'Must be a valid id' }) })
 
@@ -33,10 +34,7 @@ export const isoDate = z
     { message: 'Must be a real calendar date' },
   )
 
-/** Rows a list page has when the client does not say (the web client never does). */
-export const PAGE_SIZE = 30
-/** The most rows a client may ask for in one page. */
-export const MAX_PAGE_SIZE = 100
+export { MAX_PAGE_SIZE, NEXT_CURSOR_HEADER, PAGE_SIZE } from '../pagination'
 
 export const paginationQuery = {
   limit: z.coerce
@@ -48,8 +46,6 @@ export const paginationQuery = {
   cursor: z.string().max(500, { message: 'cursor is too long' }).optional(),
 }
 
-/** Header carrying the cursor of the next page on list endpoints that answer with an array. */
-export const NEXT_CURSOR_HEADER = 'x-next-cursor'
 
 /** An optional email: trimmed, lower-cased, '' becomes null. */
 export const optionalEmail = z

@@ -357,6 +357,8 @@ export const platformActions = [
   'hospital.data_erased',
   'support.entered',
   'support.exited',
+  // Issue 28: a lead-generation request moved by the platform.
+  'lead_generation.status_changed',
 ] as const
 export type PlatformAction = (typeof platformActions)[number]
 export const platformActionLabels: Record<PlatformAction, string> = {
@@ -368,6 +370,7 @@ export const platformActionLabels: Record<PlatformAction, string> = {
   'hospital.data_erased': 'Hospital data erased',
   'support.entered': 'Support entered a hospital',
   'support.exited': 'Support left a hospital',
+  'lead_generation.status_changed': 'Lead-generation request updated',
 }
 
 export const ACTIVITIES_PAGE_SIZE = 20

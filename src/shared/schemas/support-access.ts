@@ -84,12 +84,4 @@ export const READ_ONLY_MESSAGES: Record<ReadOnlyReason, string> = {
   past_due: `This hospital’s payment is more than ${PAST_DUE_GRACE_DAYS} days overdue, so Arogya CRM is read-only: you can view and export data but not change it. Pay the outstanding invoice to continue.`,
 }
 
-export const supportToasts = {
-  granted: 'Support access granted',
-  grantFailed: 'Failed to grant support access',
-  revoked: 'Support access revoked',
-  revokeFailed: 'Failed to revoke support access',
-  entered: 'You are now inside the hospital',
-  enterFailed: 'Failed to enter the hospital',
-  exited: 'You left the hospital',
-} as const
+export { supportToasts } from '../support-access-texts'

@@ -1,4 +1,4 @@
-import { type Preferences, readPreferences } from '@/shared/schemas/preferences'
+import { type Preferences, readPreferences } from '@/shared/preferences'
 
 /**
  * Where the signed-in user's appearance is cached, so index.html's inline script can apply it

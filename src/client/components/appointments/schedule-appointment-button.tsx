@@ -1,9 +1,13 @@
 import { Calendar } from 'lucide-react'
-import { useState } from 'react'
+import { lazy, Suspense, useState } from 'react'
 import { Button, type ButtonProps } from '@/client/components/ui/button'
 import { useCan } from '@/client/lib/current-user'
-import { AppointmentDialog } from './appointment-dialog'
 import type { PickedPatient } from './patient-picker'
+
+/** The form (react-hook-form, zod, the phone metadata) comes with the first click, not the list. */
+const AppointmentDialog = lazy(() =>
+  import('./appointment-dialog').then((m) => ({ default: m.AppointmentDialog })),
+)
 
 /**
  * A button that opens the New Appointment dialog for a patient (preselected) or a lead (booked
@@ -22,18 +26,32 @@ export function ScheduleAppointmentButton({
 }) {
   const canWrite = useCan('appointments:write')
   const [open, setOpen] = useState(false)
+  // Mounted from the first open on, so the dialog can animate closed.
+  const [used, setUsed] = useState(false)
   if (!canWrite) return null
   return (
     <>
-      <Button {...buttonProps} onClick={() => setOpen(true)}>
+      <Button
+        {...buttonProps}
+        onClick={() => {
+          setUsed(true)
+          setOpen(true)
+        }}
+      >
         <Calendar aria-hidden="true" /> {label}
       </Button>
-      <AppointmentDialog
-        target={
-          open ? { kind: 'new', ...(patient ? { patient } : {}), ...(lead ? { lead } : {}) } : null
-        }
-        onClose={() => setOpen(false)}
-      />
+      {used ? (
+        <Suspense fallback={null}>
+          <AppointmentDialog
+            target={
+              open
+                ? { kind: 'new', ...(patient ? { patient } : {}), ...(lead ? { lead } : {}) }
+                : null
+            }
+            onClose={() => setOpen(false)}
+          />
+        </Suspense>
+      ) : null}
     </>
   )
 }

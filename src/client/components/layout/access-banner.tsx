@@ -7,7 +7,8 @@ import { getUserQueryOptions } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { paths } from '@/client/paths'
 import type { CurrentUser } from '@/shared/schemas/auth'
-import { supportToasts, type SupportVisit } from '@/shared/schemas/support-access'
+import type { SupportVisit } from '@/shared/schemas/support-access'
+import { supportToasts } from '@/shared/support-access-texts'
 import { useExitSupportVisit } from './api/exit-support-visit'
 
 /** '1 h 05 min left', '4 min left', 'less than a minute left'. */

@@ -1,5 +1,5 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query'
-import { useEffect, useSyncExternalStore } from 'react'
+import { useEffect, useRef, useSyncExternalStore } from 'react'
 import { communicationsKey, sandboxOutboxKey, unreadKey } from './api/keys'
 
 /** GET /api/events/messages: one server-sent event stream for every screen of the tab. */
@@ -56,6 +56,21 @@ let users = 0
 let polling = false
 const listeners = new Set<() => void>()
 
+/** Event types another screen handles itself (live monitoring: 'activity', 'presence'). */
+type StreamListener = (data: string) => void
+const streamListeners = new Map<string, Set<StreamListener>>()
+// The types the current connection already passes on to streamListeners.
+const attached = new Set<string>()
+
+function attach(type: string) {
+  if (!source || attached.has(type)) return
+  attached.add(type)
+  source.addEventListener(type, (e) => {
+    for (const listener of streamListeners.get(type) ?? [])
+      listener((e as MessageEvent<string>).data)
+  })
+}
+
 function setPolling(next: boolean) {
   if (polling === next) return
   polling = next
@@ -77,6 +92,8 @@ function open(queryClient: QueryClient) {
     source.addEventListener(type, (e) =>
       applyMessageEvent(queryClient, type, (e as MessageEvent<string>).data),
     )
+  attached.clear()
+  for (const type of streamListeners.keys()) attach(type)
 }
 
 /** Keeps the shared message-event stream open while the calling component shows. */
@@ -90,9 +107,33 @@ export function useMessageEvents(): void {
       if (users === 0 && source) {
         source.close()
         source = null
+        attached.clear()
       }
     }
   }, [queryClient])
+}
+
+/**
+ * Passes each `type` event of the shared stream (its JSON data, unparsed) to `listener` while
+ * the calling component shows, and keeps the stream open meanwhile. For event types that belong
+ * to another screen than messaging (live monitoring's 'activity' and 'presence').
+ */
+export function useStreamEvent(type: string, listener: StreamListener): void {
+  useMessageEvents()
+  const latest = useRef(listener)
+  useEffect(() => {
+    latest.current = listener
+  })
+  useEffect(() => {
+    const forward: StreamListener = (data) => latest.current(data)
+    let set = streamListeners.get(type)
+    if (!set) streamListeners.set(type, (set = new Set()))
+    set.add(forward)
+    attach(type)
+    return () => {
+      set.delete(forward)
+    }
+  }, [type])
 }
 
 /** True while the stream is down: live screens then poll every 10 s instead. */

@@ -12,7 +12,7 @@ import type { Lead, LeadSource, LeadStatus } from '@/shared/schemas/leads'
 import { useLeads } from './api/get-leads'
 import { useStats } from './api/get-stats'
 import { invalidateLeads } from './api/invalidate'
-import { BulkActionBar } from './components/bulk-action-bar'
+import { ActiveCallBar } from './components/active-call-bar'
 import type { Viewing } from './components/lead-details-dialog'
 import { LeadsFilters } from './components/leads-filters'
 import { LeadsHeader } from './components/leads-header'
@@ -33,6 +33,10 @@ const LeadDetailsDialog = lazy(() =>
 )
 const NewLeadDialog = lazy(() =>
   import('./components/new-lead-dialog').then((m) => ({ default: m.NewLeadDialog })),
+)
+// The bulk bar (with the bulk message dialog) loads when a first lead is selected.
+const BulkActionBar = lazy(() =>
+  import('./components/bulk-action-bar').then((m) => ({ default: m.BulkActionBar })),
 )
 const ImportLeadsDialog = lazy(() =>
   import('./import/import-leads-dialog').then((m) => ({ default: m.ImportLeadsDialog })),
@@ -120,6 +124,7 @@ export function LeadsPage() {
           </Button>
         }
       />
+      <ActiveCallBar />
       <StatsStrip />
       <LazyLeadCharts />
       <section aria-labelledby="recent-leads-title" className="space-y-3">
@@ -143,7 +148,9 @@ export function LeadsPage() {
           onSelecting={canWrite ? selection.setSelecting : undefined}
         />
         {selection.ids.length > 0 ? (
-          <BulkActionBar ids={selection.ids} onClear={selection.clear} />
+          <Suspense fallback={null}>
+            <BulkActionBar ids={selection.ids} onClear={selection.clear} />
+          </Suspense>
         ) : null}
         <LeadsResults
           query={query}

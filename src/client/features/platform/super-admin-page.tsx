@@ -6,8 +6,10 @@ import type { CurrentUser } from '@/shared/schemas/auth'
 import { ActivitiesTab } from './components/activities-tab'
 import { AddHospitalDialog } from './components/add-hospital-dialog'
 import { HospitalsTab } from './components/hospitals-tab'
+import { LeadGenerationTab } from './components/lead-generation-tab'
 import { OnboardingTab } from './components/onboarding-tab'
 import { StatCards } from './components/stat-cards'
+import { OpenTicketsCard, SupportTicketsTab } from './components/support-tickets-tab'
 import { UsersTab } from './components/users-tab'
 
 /**
@@ -25,12 +27,15 @@ export function SuperAdminPage({ user }: { user: CurrentUser }) {
         </Button>
       </div>
       <StatCards />
+      <OpenTicketsCard />
       <Tabs defaultValue="hospitals">
         <TabsList aria-label="Platform">
           <TabsTrigger value="hospitals">Hospitals</TabsTrigger>
           <TabsTrigger value="users">Users</TabsTrigger>
           <TabsTrigger value="onboarding">Onboarding</TabsTrigger>
           <TabsTrigger value="activities">Activities</TabsTrigger>
+          <TabsTrigger value="lead-generation">Lead Generation</TabsTrigger>
+          <TabsTrigger value="support">Support</TabsTrigger>
         </TabsList>
         <TabsContent value="hospitals">
           <HospitalsTab />
@@ -43,6 +48,12 @@ export function SuperAdminPage({ user }: { user: CurrentUser }) {
         </TabsContent>
         <TabsContent value="activities">
           <ActivitiesTab />
+        </TabsContent>
+        <TabsContent value="lead-generation">
+          <LeadGenerationTab />
+        </TabsContent>
+        <TabsContent value="support">
+          <SupportTicketsTab />
         </TabsContent>
       </Tabs>
       <AddHospitalDialog open={adding} onClose={() => setAdding(false)} />

@@ -1,37 +1,97 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { FlaskConical } from 'lucide-react'
-import { FormProvider, useForm } from 'react-hook-form'
+import { type ComponentType, lazy, type ReactNode, Suspense } from 'react'
+import { FormProvider, type Resolver, useForm } from 'react-hook-form'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Button } from '@/client/components/ui/button'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs'
 import { MessagingSettingsCard } from '@/client/components/messaging/components/messaging-settings-card'
-import { PendingRemindersCard } from '@/client/components/messaging/components/pending-reminders-card'
-import { TemplatesPanel } from '@/client/components/messaging/components/templates-panel'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan, useUser } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { paths } from '@/client/paths'
-import {
-  type Settings,
-  type SettingsFormInput,
-  type SettingsFormOutput,
-  settingsForm,
-} from '@/shared/schemas/settings'
+import type { Settings, SettingsFormInput, SettingsFormOutput } from '@/shared/schemas/settings'
 import { useSaveSettings, useSettings } from './api/settings'
-import { AppearancePanel } from './components/appearance-panel'
-import { BookingPageCard } from './components/booking-page-card'
-import { DataActionsPanel } from './components/data-actions-panel'
-import { GeneralPanel } from './components/general-panel'
-import {
-  DataPolicyFields,
-  NotificationFields,
-  SecurityPolicyFields,
-} from './components/general-policy-fields'
 import { MetaConnectionCard } from './components/meta-connection-card'
-import { SecurityAccountPanel } from './components/security-account-panel'
 import { SettingsSection } from './components/settings-section'
 import { firstTabWithErrors, toForm } from './components/settings-model'
+
+/**
+ * Each tab's code comes when the tab opens (Integrations, the default, comes with the page), so
+ * /settings does not download every tab's forms at once (docs/decisions/038).
+ */
+function lazyPanel<P extends object>(
+  load: () => Promise<Record<string, unknown>>,
+  name: string,
+): ComponentType<P> {
+  const Panel = lazy(async () => ({ default: (await load())[name] as ComponentType<P> }))
+  return function LazyPanel(props: P) {
+    return (
+      <Suspense fallback={<PanelSkeleton />}>
+        <Panel {...props} />
+      </Suspense>
+    )
+  }
+}
+
+function PanelSkeleton(): ReactNode {
+  return (
+    <div role="status" className="space-y-2">
+      <span className="sr-only">Loading</span>
+      <Skeleton className="h-10 w-full" />
+      <Skeleton className="h-48 w-full" />
+    </div>
+  )
+}
+
+const GeneralPanel = lazyPanel(() => import('./components/general-panel'), 'GeneralPanel')
+const BookingPageCard = lazyPanel<{ canEdit: boolean }>(
+  () => import('./components/booking-page-card'),
+  'BookingPageCard',
+)
+const NotificationFields = lazyPanel(
+  () => import('./components/general-policy-fields'),
+  'NotificationFields',
+)
+const SecurityPolicyFields = lazyPanel(
+  () => import('./components/general-policy-fields'),
+  'SecurityPolicyFields',
+)
+const DataPolicyFields = lazyPanel(
+  () => import('./components/general-policy-fields'),
+  'DataPolicyFields',
+)
+const PendingRemindersCard = lazyPanel(
+  () => import('@/client/components/messaging/components/pending-reminders-card'),
+  'PendingRemindersCard',
+)
+const TemplatesPanel = lazyPanel(
+  () => import('@/client/components/messaging/components/templates-panel'),
+  'TemplatesPanel',
+)
+const SecurityAccountPanel = lazyPanel(
+  () => import('./components/security-account-panel'),
+  'SecurityAccountPanel',
+)
+const AppearancePanel = lazyPanel(() => import('./components/appearance-panel'), 'AppearancePanel')
+const DataActionsPanel = lazyPanel(
+  () => import('./components/data-actions-panel'),
+  'DataActionsPanel',
+)
+
+/**
+ * The form's zod schema (with the full phone-number metadata) loads on the first check, not
+ * with the page: the page shows before anyone types.
+ */
+const settingsResolver: Resolver<SettingsFormInput, unknown, SettingsFormOutput> = async (
+  values,
+  context,
+  options,
+) => {
+  const { settingsForm } = await import('@/shared/schemas/settings')
+  return zodResolver(settingsForm)(values, context, options)
+}
 
 const tabs = [
   'general',
@@ -88,7 +148,7 @@ function HospitalSettings({
   const canEdit = useCan('hospital:manage')
   const form = useForm<SettingsFormInput, unknown, SettingsFormOutput>({
     defaultValues: toForm(saved),
-    resolver: zodResolver(settingsForm),
+    resolver: settingsResolver,
   })
   const save = useSaveSettings()
   const submit = form.handleSubmit(

@@ -1,15 +1,23 @@
 import { sql } from 'drizzle-orm'
 import type { Auth } from '../../auth/auth'
 import type { AppDb, Tx } from '../client'
+import type { ObjectStorage } from '../../storage/storage'
 import type { patients } from '../schema/patients'
 import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
 import { seedDemoAppointments } from './appointments'
+import { seedDemoCampaigns } from './campaigns'
+import { seedDemoLiveMonitoring } from './live-monitoring'
 import { seedDemoClinic } from './clinic'
+import { seedDemoBackups } from './backups'
+import { seedDemoFaqs } from './faqs'
 import { seedDemoInvitations } from './invitations'
+import { seedDemoLeadGeneration } from './lead-generation'
 import { seedDemoMessaging } from './messaging'
 import { seedDemoPlatform } from './platform'
+import { seedDemoTicketAttachment } from './support-attachments'
+import { seedDemoSupportTickets } from './support-tickets'
 import { createRng, generatePatients } from './patients'
 
 export const demoHospitals = [
@@ -162,6 +170,8 @@ export async function seedDemo(
   opts: {
     /** Called once the lock is held and something is missing, before the first write. */
     onSeeding?: () => void
+    /** Where the demo ticket's attachment is written; without it no file is seeded (tests). */
+    storage?: ObjectStorage
   } = {},
 ): Promise<boolean> {
   const spec: DemoSpec = {
@@ -186,6 +196,33 @@ export async function seedDemo(
     const invited = await seedDemoInvitations(tx as Tx, demoHospitals, now)
     // Issue 27: hospitals on trial, past due and cancelled; onboarding tasks; the platform trail.
     const platform = await seedDemoPlatform(tx as Tx, demoHospitals, now)
-    return messaging || clinic || booked || invited || platform || changed
+    // Issue 28: two lead-generation requests for the first demo hospital.
+    const leadGen = await seedDemoLeadGeneration(tx as Tx, demoHospitals, now)
+    // Issue 28: the 8 pre-built FAQs for the first demo hospital, none for the other.
+    const faqsAdded = await seedDemoFaqs(tx as Tx, demoHospitals)
+    // Issue 28: three support tickets for the first hospital.
+    const tickets = await seedDemoSupportTickets(tx as Tx, demoHospitals, now)
+    // Issue 28: a small text file on one of them, through the storage module.
+    const attached = opts.storage
+      ? await seedDemoTicketAttachment(tx as Tx, demoHospitals, opts.storage)
+      : false
+    // Issue 28: marketing campaigns linked to the seeded leads' campaigns, in every status.
+    const marketing = await seedDemoCampaigns(tx as Tx, demoHospitals, now)
+    // Issue 29: a daily backup configuration and a week of backup activity for the first hospital.
+    const backups = await seedDemoBackups(tx as Tx, demoHospitals, now)
+    // Issue 29: a week of staff activities and presence for Live Monitoring.
+    const live = await seedDemoLiveMonitoring(tx as Tx, demoHospitals, now)
+    const added = [
+      messaging,
+      clinic,
+      booked,
+      invited,
+      platform,
+      leadGen,
+      faqsAdded,
+      tickets,
+      backups,
+    ]
+    return added.includes(true) || marketing || attached || live || changed
   })
 }

@@ -339,7 +339,22 @@ export function generateLeads(o: GenerateLeadsOptions, rng: Rng): DemoLeads {
       updatedAt: new Date(newest),
     })
   }
+  capUnread(out.communications, now)
   return out
+}
+
+/**
+ * At most MAX_UNREAD_REPLIES replies stay unread (the newest): a desk that keeps up, whatever
+ * the day's draw. The messaging seed adds its own two, and the bell must stay believable.
+ */
+export const MAX_UNREAD_REPLIES = 24
+function capUnread(rows: DemoLeads['communications'], now: number): void {
+  const unread = rows
+    .filter((c) => c.direction === 'inbound' && c.type !== 'system' && !c.readAt)
+    .sort((a, b) => (b.createdAt as Date).getTime() - (a.createdAt as Date).getTime())
+  for (const c of unread.slice(MAX_UNREAD_REPLIES)) {
+    c.readAt = new Date(Math.min(now, (c.createdAt as Date).getTime() + 20 * MINUTE))
+  }
 }
 
 /** When the last contact of a worked lead was: mostly recent, some due, a few overdue. */

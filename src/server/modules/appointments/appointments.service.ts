@@ -9,6 +9,7 @@ import { patients } from '../../db/schema/patients'
 import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { recordActivity } from '../live-monitoring/activity'
 import { patientLimit } from '../patients/patients.service'
 import { toAppointment, wallClock } from './appointment-rows'
 import { patientFromLead } from './book-from-lead'
@@ -150,6 +151,22 @@ export async function createAppointmentInTx(
     entityType: 'appointment',
     entityId: row.id,
     summary: `Booked ${serviceType} for ${patient.name} with ${doctorLabel(input.doctorName)} on ${when}${input.source === 'online' ? ' (online)' : ''}`,
+  })
+  // Live monitoring: the staff member who booked it; a patient's own online booking counts
+  // for the doctor it was booked with (decision 040).
+  await recordActivity(tx, {
+    hospitalId: input.hospitalId,
+    userId: input.userId ?? input.doctorId,
+    type: 'appointment_scheduled',
+    data: {
+      appointmentId: row.id,
+      patientId: row.patientId,
+      patientName: patient.name,
+      serviceType,
+      startsAt: row.startsAt.toISOString(),
+      source: input.source,
+      leadId: input.leadId,
+    },
   })
   return toAppointment(
     { ...row, patientName: patient.name, patientPhone: patient.phone },

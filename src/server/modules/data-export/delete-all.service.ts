@@ -9,6 +9,7 @@ import type { AppDb, Tx } from '../../db/client'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform, withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
+import { getStorage } from '../../storage/storage'
 import { recordPlatformAudit } from '../audit/platform-audit.service'
 import { NOT_EXPORTED } from './export-tables'
 
@@ -17,7 +18,8 @@ import { NOT_EXPORTED } from './export-tables'
  * invoice numbers are never issued twice in a financial year (GST), so their counters stay.
  * Tables app_user may not delete from are kept by the database itself: the append-only audit
  * trail, patient-number counters (numbers are never reused), and the hospital's security and
- * lead-handling policy (hospital_settings, lead_settings).
+ * lead-handling policy (hospital_settings, lead_settings), and the hospital's lead-generation
+ * orders with the platform (lead_generation_requests, issue 28).
  */
 const KEPT = new Set(['invoice_counters'])
 
@@ -122,8 +124,10 @@ export async function deleteAllData(opts: {
     ])
   }
   const ctx = { hospitalId: opts.hospitalId, userId: opts.userId }
-  return withTenant(opts.db, ctx, async (tx) => {
+  let files: string[] = []
+  const result = await withTenant(opts.db, ctx, async (tx) => {
     const { order, kept } = await tenantTables(tx)
+    files = await storedFiles(tx, order)
     const counts: Record<string, number> = {}
     for (const table of order) {
       const keep = KEEP_ROWS[table]
@@ -148,8 +152,37 @@ export async function deleteAllData(opts: {
       action: 'hospital.data_erased',
       entityType: 'hospital',
       entityId: opts.hospitalId,
-      summary: `Deleted all data of ${hospital.name}: ${total} rows (${listed || 'none'})`,
+      summary: `Deleted all data of ${hospital.name}: ${total} rows (${listed || 'none'}) and ${files.length} stored files`,
     })
     return { counts, total, kept }
   })
+  // The rows are gone (committed): now the files they named (backups, ticket attachments). A
+  // file that cannot be deleted now is only unreachable: no row names it any more.
+  const storage = getStorage()
+  for (const key of files) await storage.delete(key).catch(() => undefined)
+  return result
+}
+
+/**
+ * The stored files (storage module keys) named by the rows about to be erased: every erased
+ * table's `storage_key` column, so a table added later with files is covered too.
+ */
+async function storedFiles(tx: Tx, erased: string[]): Promise<string[]> {
+  const withKeys = await rows<{ name: string }>(
+    tx,
+    sql`select c.relname as name from pg_attribute a
+          join pg_class c on c.oid = a.attrelid
+          join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
+        where a.attname = 'storage_key' and not a.attisdropped and c.relkind in ('r', 'p')`,
+  )
+  const keys: string[] = []
+  for (const { name } of withKeys) {
+    if (!erased.includes(name)) continue
+    const found = await rows<{ key: string }>(
+      tx,
+      sql`select storage_key as key from ${sql.identifier(name)} where storage_key is not null`,
+    )
+    keys.push(...found.map((r) => r.key))
+  }
+  return keys
 }

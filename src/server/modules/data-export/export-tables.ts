@@ -133,8 +133,11 @@ export async function readPage(
         sql`, `,
       )})`
     : sql``
+  // The page's rows are picked first, then converted: when the planner sorts (stale statistics)
+  // rather than walking the key's index, only the page's rows pay for the text conversion.
   const result = await tx.execute(
-    sql`select ${selected} from ${sql.identifier(table.name)} t ${where} order by ${keyCols} limit ${limit}`,
+    sql`select ${selected} from (select * from ${sql.identifier(table.name)} t ${where}
+          order by ${keyCols} limit ${limit}) t order by ${keyCols}`,
   )
   const list = (result as unknown as { rows: Record<string, string | null>[] }).rows
   const values = list.map((r) => all.map((_, i) => r[`c${i}`] ?? null))

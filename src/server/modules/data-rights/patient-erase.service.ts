@@ -28,6 +28,7 @@ import {
   linkedLeadIds,
   lockPatient,
 } from './patient-records'
+import { eraseActivityNames } from '../live-monitoring/erase-names'
 
 /** Names compared as a person types them: spaces collapsed, case ignored. */
 const normalised = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase()
@@ -134,6 +135,8 @@ async function eraseRows(tx: Tx, opts: TenantOptions & { id: string }): Promise<
           .returning({ id: leads.id }),
       )
     : 0
+  // Live monitoring's activities keep what staff did, not who it was with.
+  await eraseActivityNames(tx, { patientId: id, leadIds, name: ERASED_NAME })
   await tx
     .update(patients)
     .set({

@@ -1,7 +1,10 @@
 import type { CommunicationEvent } from '../../../shared/schemas/messaging-events'
 import { messageEvent } from '../../../shared/schemas/messaging-events'
+import type { Activity, PresenceEvent } from '../../../shared/schemas/live-monitoring'
 import type { Database } from '../../db/client'
 import { listen, type Listening } from '../../db/notify'
+import { liveNotice } from '../live-monitoring/live-notice'
+import { createNameCache } from '../live-monitoring/members'
 import { forgetWebhookConfig } from '../messaging-webhooks/config-cache'
 import { MESSAGING_CHANNEL } from '../messaging/notify'
 import { unreadCount } from './unread.service'
@@ -10,6 +13,8 @@ import { unreadCount } from './unread.service'
 export type HubEvent =
   | { type: 'communication'; data: CommunicationEvent }
   | { type: 'unread'; data: { count: number } }
+  | { type: 'activity'; data: Activity }
+  | { type: 'presence'; data: PresenceEvent }
   | { type: 'retry' }
 
 type Subscriber = (event: HubEvent) => void
@@ -35,7 +40,8 @@ export interface HubOptions {
  * DATABASE_DIRECT_URL), fanned out in memory to the screens connected here, each only its own
  * hospital's events. An inbound message also sends that hospital's new unread count. The same
  * channel carries "settings changed" (config-cache.ts): this instance's cached secrets of that
- * hospital are dropped. When notifications stop arriving, every screen is told to retry
+ * hospital are dropped; live monitoring's `activity` and `presence` notices (issue 29) go to the
+ * hospital's screens too. When notifications stop arriving, every screen is told to retry
  * (it polls meanwhile).
  */
 export async function createMessagingHub(options: HubOptions): Promise<MessagingHub> {
@@ -43,6 +49,7 @@ export async function createMessagingHub(options: HubOptions): Promise<Messaging
   const subscribers = new Map<string, Set<Subscriber>>()
   const pendingUnread = new Map<string, NodeJS.Timeout>()
   const unreadDelayMs = options.unreadDelayMs ?? 100
+  const nameOf = createNameCache(db)
   let live = false
   let closed = false
 
@@ -74,6 +81,21 @@ export async function createMessagingHub(options: HubOptions): Promise<Messaging
     const settings = json as { kind?: unknown; hospitalId?: unknown }
     if (settings.kind === 'settings' && typeof settings.hospitalId === 'string') {
       forgetWebhookConfig(db, settings.hospitalId)
+      return
+    }
+    // Live monitoring (issue 29): activities (named here) and presence changes.
+    const live = liveNotice(json)
+    if (live) {
+      const { hospitalId } = live
+      if (!subscribers.has(hospitalId)) return
+      if (live.kind === 'presence') {
+        send(hospitalId, { type: 'presence', data: live.presence })
+        return
+      }
+      nameOf(hospitalId, live.activity.userId).then(
+        (userName) => send(hospitalId, { type: 'activity', data: { ...live.activity, userName } }),
+        (error: unknown) => options.log.warn({ err: error }, 'live monitoring: no name'),
+      )
       return
     }
     const parsed = messageEvent.safeParse(json)

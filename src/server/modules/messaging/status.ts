@@ -1,6 +1,7 @@
 import { and, eq, type SQL, sql } from 'drizzle-orm'
 import type { Tx } from '../../db/client'
 import { communications } from '../../db/schema/leads'
+import { recordMessageSent } from '../live-monitoring/message-sent'
 
 /**
  * Outbound statuses only move forward (issue 25): a late or repeated callback never undoes a
@@ -67,6 +68,12 @@ export async function advanceStatus(
       id: communications.id,
       leadId: communications.leadId,
       patientId: communications.patientId,
+      hospitalId: communications.hospitalId,
+      type: communications.type,
+      createdByUserId: communications.createdByUserId,
     })
-  return row ?? null
+  if (!row) return null
+  // Live monitoring: an email or SMS counts as sent once a provider took it (once per message).
+  await recordMessageSent(tx, row, change.status)
+  return { id: row.id, leadId: row.leadId, patientId: row.patientId }
 }

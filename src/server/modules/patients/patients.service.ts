@@ -12,6 +12,7 @@ import { withPlatform, withTenant } from '../../db/tenant'
 import { hospitals } from '../../db/schema/hospitals'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { recordActivity } from '../live-monitoring/activity'
 import { afterCursor, decodeCursor, orders, searchCondition } from './patients.search'
 
 /** A patient's row as queries select it (patientColumns: no search keys). */
@@ -189,6 +190,12 @@ export async function insertPatient(
     entityType: 'patient',
     entityId: row.id,
     summary: `Added patient ${row.name}`,
+  })
+  await recordActivity(tx, {
+    hospitalId: opts.hospitalId,
+    userId: opts.userId,
+    type: 'patient_added',
+    data: { patientId: row.id, patientName: row.name },
   })
   return toPatient(row)
 }

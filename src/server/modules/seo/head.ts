@@ -1,6 +1,6 @@
 import { type MarketingPage, OG_IMAGE_PATH, SITE_NAME } from '../../../shared/marketing-pages'
 
-const escapeHtml = (text: string) =>
+export const escapeHtml = (text: string) =>
   text.replace(
     /[&<>"']/g,
     (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,

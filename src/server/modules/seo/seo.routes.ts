@@ -1,9 +1,12 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { mustEnrolTwoFactor } from '../../../shared/two-factor'
+import type { Actor } from '../../auth/access'
 import { marketingPages } from '../../../shared/marketing-pages'
 import { hasSessionCookie, renderMarketingHtml, requestOrigin } from './head'
 import { marketingPreloads } from './route-chunks'
+import { type StaffTags, staffHeadTags, staffPages, withStaffTags } from './staff-head'
 
 /**
  * Search-engine and share-preview support for the signed-out site: the marketing pages
@@ -12,12 +15,34 @@ import { marketingPreloads } from './route-chunks'
  */
 export function seoRoutes(
   app: FastifyInstance,
-  { clientDir, baseURL }: { clientDir: string; baseURL?: string | undefined },
+  {
+    clientDir,
+    baseURL,
+    actorOf,
+  }: {
+    clientDir: string
+    baseURL?: string | undefined
+    /** Who the session cookie belongs to (null: none, or no longer valid). */
+    actorOf?: ((req: FastifyRequest) => Promise<Actor | null>) | undefined
+  },
 ): void {
   const template = readFileSync(join(clientDir, 'index.html'), 'utf8')
   const preloads = marketingPreloads(clientDir)
+  const staffTags = staffHeadTags(clientDir)
   const origin = (req: { protocol: string; host: string }) =>
     requestOrigin(baseURL, req.protocol, req.host)
+
+  /**
+   * A screen's tags for this request: its first reads only for a hospital member; a platform
+   * account (or one that must enrol two-factor first) is shown a panel, never the hospital's
+   * data, so its HTML does not ask for it either. A stale or forged cookie gets the chunks only.
+   */
+  async function tagsFor(req: FastifyRequest, tags: StaffTags | undefined) {
+    if (!tags) return undefined
+    const actor = actorOf ? await actorOf(req).catch(() => null) : null
+    const member = actor?.hospitalId && !actor.isSuperAdmin && !mustEnrolTwoFactor(actor)
+    return member ? tags.member : tags.modules
+  }
 
   for (const page of marketingPages) {
     app.get(page.path, async (req, reply) => {
@@ -27,6 +52,23 @@ export function seoRoutes(
         signedOut,
         preload: preloads[page.path] ?? [],
       })
+      // Signed in, '/' is the staff home: its chunks and first data come along.
+      return reply
+        .header('cache-control', 'no-cache')
+        .header('vary', 'Cookie')
+        .type('text/html; charset=utf-8')
+        .send(signedOut ? html : withStaffTags(html, await tagsFor(req, staffTags.get(page.path))))
+    })
+  }
+
+  // The signed-in screens: with a session cookie the HTML preloads their chunks and first reads
+  // (staff-head.ts); without one the page is the plain SPA, which sends the visitor to sign in.
+  const marketingPaths = new Set<string>(marketingPages.map((p) => p.path))
+  for (const path of Object.keys(staffPages).filter((p) => !marketingPaths.has(p))) {
+    app.get(path, async (req, reply) => {
+      const html = hasSessionCookie(req.headers.cookie)
+        ? withStaffTags(template, await tagsFor(req, staffTags.get(path)))
+        : template
       return reply
         .header('cache-control', 'no-cache')
         .header('vary', 'Cookie')

@@ -5,7 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { marketingPages } from '../../../shared/marketing-pages'
 import { type App, buildApp } from '../../app'
 import { openDatabase } from '../../db/client'
+import { login } from '../../../../tests/support/login'
+import { createTestApp, demoEmail, type TestApp } from '../../../../tests/support/test-app'
+import { loginSuperAdmin } from '../../../../tests/support/two-factor'
 import { hasSessionCookie, renderMarketingHtml, requestOrigin } from './head'
+import { STAFF_FIRST_PAINT } from './staff-head'
 
 const template = `<!doctype html>
 <html lang="en-IN">
@@ -38,6 +42,10 @@ const manifest = {
     imports: ['_shared.js'],
   },
   'features/marketing/add-ons-page.tsx': { file: 'assets/add-ons-page-6.js' },
+  'app.tsx': { file: 'assets/app-7.js', imports: ['_jsx.js'], isDynamicEntry: true },
+  'staff-app.tsx': { file: 'assets/staff-app-8.js', imports: ['_shared.js'] },
+  'features/patients/patients-page.tsx': { file: 'assets/patients-page-9.js' },
+  'features/dashboard/home-page.tsx': { file: 'assets/home-page-10.js' },
 }
 
 let dir: string
@@ -104,7 +112,7 @@ describe('marketing page heads', () => {
     const html = (await get('/pricing', { cookie: 'theme=dark; arogya.session_token=abc.def' }))
       .body
     expect(html).not.toContain('arogya-session')
-    expect(html).not.toContain('modulepreload')
+    expect(html).not.toContain('landing-page-3.js')
   })
 
   it('compresses the page', async () => {
@@ -117,6 +125,74 @@ describe('marketing page heads', () => {
     expect(res.statusCode).toBe(200)
     expect(res.body).toContain('<title>Default title</title>')
     expect(res.body).not.toContain('canonical')
+  })
+})
+
+describe('signed-in screens', () => {
+  // Real sessions on a seeded app: the first reads go only to a hospital member's HTML.
+  let seeded: TestApp
+  let doctor: string
+  let platform: string
+  beforeAll(async () => {
+    seeded = await createTestApp({ clientDir: dir })
+    doctor = await login(seeded.app, demoEmail('doctor'))
+    platform = await loginSuperAdmin(seeded.app)
+  }, 60_000)
+  afterAll(async () => {
+    await seeded?.close()
+  })
+  const page = (url: string, cookie?: string) =>
+    seeded.app.inject({
+      method: 'GET',
+      url,
+      headers: { host: 'crm.example.in', ...(cookie ? { cookie } : {}) },
+    })
+  const fetchPreload = (href: string) =>
+    `<link rel="preload" as="fetch" crossorigin="use-credentials" href="${href}" />`
+
+  it("asks for the screen's chunks and first reads at once for a hospital member", async () => {
+    const res = await page('/patients', doctor)
+    expect(res.statusCode).toBe(200)
+    expect(res.headers.vary).toMatch(/Cookie/)
+    expect(res.headers['cache-control']).toBe('no-cache')
+    const html = res.body
+    expect(html).toContain(fetchPreload('/api/auth/user'))
+    expect(html).toContain(fetchPreload('/api/patients?sort=recent&amp;limit=30&amp;count=1'))
+    for (const file of ['app-7', 'staff-app-8', 'shared-4', 'patients-page-9'])
+      expect(html).toContain(`<link rel="modulepreload" crossorigin href="/assets/${file}.js" />`)
+    expect(html).not.toContain('jsx-1.js" />')
+    expect(html).not.toContain('home-page-10')
+    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'))
+    // The first paint is the HTML's own spinner, not the last chunk's.
+    expect(html).toContain(`<div id="root">${STAFF_FIRST_PAINT}</div>`)
+  })
+
+  it("never asks for a hospital's data in a platform account's HTML, nor with a stale cookie", async () => {
+    for (const cookie of [platform, 'arogya.session_token=abc.def']) {
+      for (const url of ['/patients', '/', '/dashboard']) {
+        const html = (await page(url, cookie)).body
+        expect(html, `${url} for ${cookie.slice(0, 30)}`).not.toContain('as="fetch"')
+        expect(html).toContain('<link rel="modulepreload" crossorigin href="/assets/app-7.js" />')
+      }
+    }
+  })
+
+  it('preloads nothing for a visitor without a session cookie', async () => {
+    const html = (await page('/patients')).body
+    expect(html).not.toContain('preload')
+    expect(html).not.toContain('role="status"')
+    expect(html).toContain('<title>Default title</title>')
+  })
+
+  it("gives the signed-in home its own reads, and a signed-out visitor the landing page's", async () => {
+    const home = (await page('/', doctor)).body
+    expect(home).toContain(fetchPreload('/api/stats'))
+    expect(home).toContain(fetchPreload('/api/leads?limit=5'))
+    expect(home).toContain('home-page-10.js')
+    expect(home).not.toContain('landing-page-3.js')
+    const landing = (await page('/')).body
+    expect(landing).not.toContain('as="fetch"')
+    expect(landing).not.toContain('home-page-10.js')
   })
 })
 

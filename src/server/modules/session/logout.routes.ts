@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { fromNodeHeaders } from 'better-auth/node'
 import { publicRoute, resolveActor } from '../../auth/access'
 import { copyHeaders } from '../../auth/forward'
+import { recordSignOut } from '../live-monitoring/sign-in-out'
 import { recordSecurityEvent } from '../security/security-log'
 import type { SessionRouteDeps } from './session.deps'
 import { endAllSessions } from './session.service'
@@ -47,6 +48,7 @@ export function logoutRoutes(app: FastifyInstance, deps: SessionRouteDeps): void
       })
       copyHeaders(result.headers, reply)
       await endAllSessions(deps.db, actor.userId)
+      await recordSignOut(deps.db, actor)
       await recordSecurityEvent(deps.db, {
         event: 'sign_out',
         userId: actor.userId,

@@ -1,10 +1,25 @@
 import { Mail, MessageCircle, MessageSquare } from 'lucide-react'
-import { useState } from 'react'
+import { type ComponentProps, lazy, Suspense, useState } from 'react'
 import { Button, type ButtonProps } from '@/client/components/ui/button'
 import type { MessageChannel } from '@/shared/messaging'
 import { channelLabels } from '../message-rules'
 import type { Recipient } from '../types'
-import { MessageDialog } from './message-dialog'
+
+// The dialog (templates, the SMS rules, the phone check) loads when a button is first pointed
+// at, focused or pressed, not with the lead and patient lists that show the buttons.
+const loadDialog = () => import('./message-dialog')
+const MessageDialog = lazy(() => loadDialog().then((m) => ({ default: m.MessageDialog })))
+const warm = { onPointerEnter: () => void loadDialog(), onFocus: () => void loadDialog() }
+
+/** The dialog once it has been asked for; nothing (and no download) before. */
+function LazyMessageDialog(props: ComponentProps<typeof MessageDialog>) {
+  if (!props.to) return null
+  return (
+    <Suspense fallback={null}>
+      <MessageDialog {...props} />
+    </Suspense>
+  )
+}
 
 const icons = { whatsapp: MessageCircle, email: Mail, sms: MessageSquare } as const
 
@@ -38,6 +53,7 @@ export function MessageActions({
               size="icon"
               {...buttonProps}
               disabled={noEmail}
+              {...warm}
               onClick={() => setOpen(channel)}
               aria-label={
                 noEmail ? `${label} ${to.name} (no email address)` : `${label} ${to.name}`
@@ -54,6 +70,7 @@ export function MessageActions({
             {...buttonProps}
             disabled={noEmail}
             title={noEmail ? 'No email address' : undefined}
+            {...warm}
             onClick={() => setOpen(channel)}
           >
             <Icon aria-hidden="true" />
@@ -61,7 +78,7 @@ export function MessageActions({
           </Button>
         )
       })}
-      <MessageDialog
+      <LazyMessageDialog
         to={open ? to : null}
         type={open ?? 'whatsapp'}
         onClose={() => setOpen(null)}
@@ -84,12 +101,13 @@ export function MessageButton({
       <Button
         variant="outline"
         {...buttonProps}
+        {...warm}
         onClick={() => setOpen(true)}
         aria-label={`Send Message to ${to.name}`}
       >
         <MessageSquare aria-hidden="true" /> Send Message
       </Button>
-      <MessageDialog
+      <LazyMessageDialog
         to={open ? to : null}
         type={to.phone ? 'whatsapp' : 'email'}
         onClose={() => setOpen(false)}

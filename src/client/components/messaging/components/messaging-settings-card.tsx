@@ -102,7 +102,7 @@ export function MessagingSettingsCard() {
       </CardHeader>
       <CardContent>
         {query.isPending ? (
-          <div className="space-y-3" aria-label="Loading the messaging settings">
+          <div className="min-h-[40rem] space-y-3" aria-label="Loading the messaging settings">
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
           </div>

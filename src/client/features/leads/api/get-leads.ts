@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { api, toQuery } from '@/client/lib/api-client'
-import { PAGE_SIZE } from '@/shared/schemas/common'
+import { PAGE_SIZE } from '@/shared/pagination'
 import type { LeadSource, LeadsPage, LeadStatus } from '@/shared/schemas/leads'
 
 /** Every leads query key starts with this: invalidating it refreshes lists, leads and histories. */

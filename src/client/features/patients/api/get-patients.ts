@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query'
 import { apiFetch, toQuery } from '@/client/lib/api-client'
-import { NEXT_CURSOR_HEADER, PAGE_SIZE } from '@/shared/schemas/common'
+import { NEXT_CURSOR_HEADER, PAGE_SIZE } from '@/shared/pagination'
 import type { Patient, PatientSort } from '@/shared/schemas/patients'
 import { TOTAL_COUNT_HEADER } from '@/shared/total-count'
 

@@ -1,11 +1,13 @@
 import { DatabaseBackup, FileDown, HeartPulse, Trash2 } from 'lucide-react'
 import { useState } from 'react'
+import { Link, useLocation } from 'wouter'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan, useUser } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import type { ExportKind } from '@/shared/schemas/data-export'
+import { useRunBackupNow } from '../api/backup-run-now'
 import { useStartExport } from '../api/data-export'
 import { DeleteAllDataDialog } from './delete-all-data-dialog'
 import { ExportProgress } from './export-progress'
@@ -29,8 +31,9 @@ function stored(): Running | null {
 
 /**
  * Settings → Data (issue 27): Export Data (a zip of CSV files and a manifest), patients as FHIR
- * R4 NDJSON, Create Backup (the same export until scheduled backups arrive) and Delete All
- * Data. Admins only: the server refuses everyone else, and they see why here.
+ * R4 NDJSON, Create Backup (an encrypted, restorable backup of leads, sales and billing; issue
+ * 29, followed on /backup) and Delete All Data. Admins only: the server refuses everyone else,
+ * and they see why here.
  */
 export function DataActionsPanel() {
   const canManage = useCan('hospital:manage')
@@ -38,6 +41,8 @@ export function DataActionsPanel() {
   const [running, setRunning] = useState<Running | null>(stored)
   const [deleting, setDeleting] = useState(false)
   const start = useStartExport()
+  const backup = useRunBackupNow()
+  const [, navigate] = useLocation()
 
   if (isPending) {
     return (
@@ -71,6 +76,23 @@ export function DataActionsPanel() {
           error instanceof ApiError ? error.serverMessage : undefined,
         ),
     })
+  }
+  const createBackup = () => {
+    backup.mutate(
+      {},
+      {
+        onSuccess: () =>
+          toast.success('Backup Started', 'Follow its progress on the Backup page.', {
+            label: 'Open Backup',
+            onClick: () => navigate('/backup'),
+          }),
+        onError: (error) =>
+          toast.error(
+            'Error',
+            error instanceof ApiError ? error.serverMessage : 'Failed to start the backup.',
+          ),
+      },
+    )
   }
   const busy = start.isPending
   const startingKind = busy ? start.variables : null
@@ -120,18 +142,17 @@ export function DataActionsPanel() {
         <CardHeader>
           <CardTitle>Create Backup</CardTitle>
           <p className="text-sm text-slate-600">
-            Scheduled backups are not available yet. Until they are, Create Backup makes the same
-            full export as Export Data, named as a backup, for you to download and keep somewhere
-            safe.
+            An encrypted backup of your leads, sales (appointments and campaigns) and billing, with
+            the patients they concern, kept for the backup retention period. Download or restore it,
+            and set up scheduled backups, on the{' '}
+            <Link href="/backup" className="underline">
+              Backup
+            </Link>{' '}
+            page.
           </p>
         </CardHeader>
         <CardContent>
-          <Button
-            variant="outline"
-            onClick={() => begin('backup')}
-            disabled={busy}
-            loading={startingKind === 'backup'}
-          >
+          <Button variant="outline" onClick={createBackup} loading={backup.isPending}>
             <DatabaseBackup aria-hidden="true" />
             Create Backup
           </Button>

@@ -243,11 +243,19 @@ export function MetaConnectionCard() {
           New leads from your lead forms arrive by themselves through the webhook; Sync Leads on the
           dashboard fetches any that were missed. Tokens are stored encrypted and never shown again.
         </p>
-        {query.data ? <ConnectionStatus saved={query.data} /> : null}
+        {query.data ? (
+          <ConnectionStatus saved={query.data} />
+        ) : query.isPending ? (
+          <Skeleton className="h-10 w-full max-w-sm" />
+        ) : null}
       </CardHeader>
       <CardContent>
         {query.isPending ? (
-          <div className="space-y-3" aria-label="Loading the Meta connection">
+          // As tall as the form it stands for, so nothing below it jumps when the form arrives.
+          <div
+            className="min-h-[36rem] space-y-3 md:min-h-[30rem]"
+            aria-label="Loading the Meta connection"
+          >
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />
             <Skeleton className="h-10 w-full" />

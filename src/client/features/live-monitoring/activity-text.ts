@@ -1,0 +1,70 @@
+import type { ActivityType } from '@/shared/live-monitoring'
+import type { Activity, ActivityData } from '@/shared/schemas/live-monitoring'
+
+/** The first of these keys whose value is a non-empty string. */
+function text(data: ActivityData, ...keys: string[]): string | null {
+  for (const key of keys) {
+    const value = data[key]
+    if (typeof value === 'string' && value.trim()) return value.trim()
+  }
+  return null
+}
+
+/** '4 min 12 s', '45 s', '1 h 5 min'. */
+export function formatDuration(totalSeconds: number): string {
+  const s = Math.max(0, Math.round(totalSeconds))
+  const h = Math.floor(s / 3600)
+  const m = Math.floor((s % 3600) / 60)
+  const rest = s % 60
+  if (h) return m ? `${h} h ${m} min` : `${h} h`
+  if (m) return rest ? `${m} min ${rest} s` : `${m} min`
+  return `${rest} s`
+}
+
+/** '7 h 30 min' for a number of minutes (working time). */
+export function formatMinutes(minutes: number): string {
+  const h = Math.floor(Math.max(0, minutes) / 60)
+  const m = Math.max(0, Math.round(minutes)) % 60
+  if (!h) return `${m} min`
+  return m ? `${h} h ${m} min` : `${h} h`
+}
+
+const NAME_KEYS = ['leadName', 'patientName', 'recipientName', 'name', 'to', 'recipient']
+
+/**
+ * One line per activity, what the feed says after the member's name: 'added patient Rahul
+ * Verma', 'ended a call with Kavya Nair (4 min 12 s)'. Whatever the activity's data lacks is
+ * left out rather than guessed.
+ */
+export function activityPhrase(activity: Pick<Activity, 'activityType' | 'activityData'>): string {
+  const data = activity.activityData
+  const who = text(data, ...NAME_KEYS)
+  const withWho = who ? ` with ${who}` : ''
+  const toWho = who ? ` to ${who}` : ''
+  const type: ActivityType = activity.activityType
+  switch (type) {
+    case 'call_start':
+      return `started a call${withWho}`
+    case 'call_end': {
+      const seconds = data.durationSeconds
+      const duration = typeof seconds === 'number' ? ` (${formatDuration(seconds)})` : ''
+      return `ended a call${withWho}${duration}`
+    }
+    case 'email_sent':
+      return `sent an email${toWho}`
+    case 'sms_sent':
+      return `sent an SMS${toWho}`
+    case 'login':
+      return 'signed in'
+    case 'logout':
+      return 'signed out'
+    case 'patient_added': {
+      const patient = text(data, 'patientName', 'name')
+      return patient ? `added patient ${patient}` : 'added a patient'
+    }
+    case 'appointment_scheduled': {
+      const patient = text(data, 'patientName', 'name')
+      return patient ? `scheduled an appointment for ${patient}` : 'scheduled an appointment'
+    }
+  }
+}
