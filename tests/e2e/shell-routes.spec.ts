@@ -1,5 +1,14 @@
 import type { Page } from '@playwright/test'
-import { DEMO_PASSWORD, expect, login, nextTotpCode, signOut, SUPER_ADMIN, test } from './fixtures'
+import {
+  DEMO_PASSWORD,
+  expect,
+  expectToastAccessible,
+  login,
+  nextTotpCode,
+  signOut,
+  SUPER_ADMIN,
+  test,
+} from './fixtures'
 
 const SHOTS = 'test-results/e2e/screenshots'
 
@@ -140,6 +149,7 @@ for (const width of [360, 1280]) {
     await expect(toast).toBeVisible()
     await expect(toast).toHaveAttribute('data-mounted', 'true')
     await page.waitForTimeout(500) // the toast's entry animation
+    await expectToastAccessible(page)
     const toastBox = await toast.boundingBox()
     const buttonBox = await submit.boundingBox()
     const accountBox = await page.getByRole('button', { name: 'Account menu' }).boundingBox()
