@@ -12,7 +12,7 @@ if (!group) {
     `MUTATION_GROUP must name a group: ${Object.keys(groups).join(', ')} (got "${name}")`,
   )
 }
-// scripts/mutation.mjs re-checks doubtful survivors in a second run with its own reports.
+// A --mutate run of scripts/mutation.mjs has reports of its own.
 const reportDir = process.env.MUTATION_REPORT_DIR ?? `reports/mutation/${name}`
 
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */

@@ -7,6 +7,9 @@
 // --list      print the groups and exit
 // --ignore-static  leave out static mutants (code run while modules load or an app is built in
 //             a beforeAll: each runs every test of the group); they are reported as ignored
+// --no-verify  keep Stryker's Survived and NoCoverage verdicts (by default each is checked by
+//             hand: the mutant written into a copy of the project, the group's tests run on it;
+//             scripts/mutation-verify.mjs says why)
 // --mutate <file>[,<file>...]  only these of the group's files (same tests); the report goes to
 //             reports/mutation/<group>/part-<file names>/, and its table row says "part"
 // Environment: MUTATION_CONCURRENCY (test runners, default 1), TEST_DATABASE_URL (PostgreSQL
@@ -17,11 +20,13 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { groupOrder, groups, MIN_SCORE } from '../stryker/groups.mjs'
+import { sameSource, verifyByHand } from './mutation-verify.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const force = args.includes('--force')
 const ignoreStatic = args.includes('--ignore-static')
+const noVerify = args.includes('--no-verify')
 // --mutate's value: a narrowed run of one group (e.g. the files a long run did not reach).
 const mutateAt = args.indexOf('--mutate')
 const only = mutateAt === -1 ? undefined : args[mutateAt + 1]
@@ -44,7 +49,9 @@ if (unknown.length > 0) {
 }
 const selected = named.length > 0 ? named : groupOrder
 if (only && selected.length !== 1) {
-  console.error('--mutate narrows one group: name it (npm run test:mutation -- <group> --mutate <files>)')
+  console.error(
+    '--mutate narrows one group: name it (npm run test:mutation -- <group> --mutate <files>)',
+  )
   process.exit(2)
 }
 /** Where a group's reports go: its folder, or part-<files>/ inside it for a --mutate run. */
@@ -89,102 +96,50 @@ function survivors(report) {
     for (const m of mutants) {
       if (m.status !== 'Survived' && m.status !== 'NoCoverage') continue
       const r = (m.replacement ?? '').replace(/\s+/g, ' ').slice(0, 70)
-      // stryker-js issue 6213: a run that executed none of its covering tests is reported as
-      // Survived; it proves nothing, so it is marked (re-run the group to measure it).
-      const unmeasured = m.status === 'Survived' && m.testsCompleted === 0 ? ' (no test ran)' : ''
-      lines.push(`  ${file}:${m.location.start.line} ${m.mutatorName} [${m.status}${unmeasured}] ${r}`)
+      // Unchecked (--no-verify): Stryker's verdict alone, which may be wrong (mutation-verify.mjs).
+      const unmeasured = m.verifiedByHand ? ' (checked by hand)' : ' (Stryker only)'
+      lines.push(
+        `  ${file}:${m.location.start.line} ${m.mutatorName} [${m.status}${unmeasured}] ${r}`,
+      )
     }
   }
   return lines
 }
 
 /**
- * Survivors whose run proves nothing: a run that completed none of its tests (stryker-js issue
- * 6213), or a static mutant (all tests run for it) that completed fewer tests than the other
- * static mutants did, which we have seen when an earlier mutant left the test runner unwell.
+ * The mutants Stryker left alive whose file is unchanged since the run: Survived, and
+ * NoCoverage (its per-test coverage loses whole test files on Vitest 4.1), checked by hand.
  */
-function doubtfulSurvivors(report) {
-  const all = Object.entries(report.files).flatMap(([file, { mutants }]) =>
-    mutants.map((m) => ({ file, m })),
+function candidatesOf(report) {
+  return Object.entries(report.files).flatMap(([file, { mutants }]) =>
+    sameSource(root, file, report)
+      ? mutants
+          .filter((m) => m.status === 'Survived' || m.status === 'NoCoverage')
+          .map((m) => ({ file, m }))
+      : [],
   )
-  const full = Math.max(0, ...all.filter(({ m }) => m.static).map(({ m }) => m.testsCompleted ?? 0))
-  return all.filter(
-    ({ file, m }) =>
-      existsSync(join(root, file)) &&
-      m.status === 'Survived' &&
-      (m.testsCompleted === 0 || (m.static && (m.testsCompleted ?? 0) < full)),
-  )
+}
+
+/** Writes the hand-checked verdicts into the group's report (and its incremental file). */
+function verify(name, report) {
+  const candidates = candidatesOf(report)
+  if (candidates.length === 0) return report
+  const changed = verifyByHand({ root, name, report, candidates })
+  writeFileSync(join(root, reportsOf(name), 'mutation.json'), JSON.stringify(report))
+  const incrementalFile = join(root, reportsOf(name), 'incremental.json')
+  if (existsSync(incrementalFile)) {
+    const verdicts = new Map(candidates.map(({ file, m }) => [keyOf(file, m), m.status]))
+    const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8'))
+    for (const [file, { mutants }] of Object.entries(incremental.files))
+      for (const m of mutants) m.status = verdicts.get(keyOf(file, m)) ?? m.status
+    writeFileSync(incrementalFile, JSON.stringify(incremental))
+  }
+  console.log(`${name}: checking by hand changed ${changed} verdict(s)`)
+  return report
 }
 
 const keyOf = (file, m) =>
   `${file}|${m.location.start.line}:${m.location.start.column}|${m.mutatorName}|${m.replacement}`
-
-/**
- * Runs Stryker again on just the lines of the doubtful survivors (fresh, in its own report
- * folder), and takes the new verdict of each into the group's report and incremental file.
- */
-function recheck(name, report, doubtful) {
-  const dir = join(root, reportsOf(name), 'recheck')
-  rmSync(dir, { recursive: true, force: true })
-  const lines = new Map()
-  for (const { file, m } of doubtful) {
-    const set = lines.get(file) ?? new Set()
-    set.add(m.location.start.line)
-    lines.set(file, set)
-  }
-  const ranges = [...lines].flatMap(([file, set]) => [...set].map((l) => `${file}:${l}-${l}`))
-  const run = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
-      'run',
-      'stryker.config.mjs',
-      '--force',
-      '--mutate',
-      ranges.join(','),
-      ...(ignoreStatic ? ['--ignoreStatic'] : []),
-    ],
-    {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: { ...process.env, MUTATION_GROUP: name, MUTATION_REPORT_DIR: `${reportsOf(name)}/recheck` },
-    },
-  )
-  const again = join(dir, 'mutation.json')
-  if (run.status !== 0 || !existsSync(again)) {
-    console.error(`${name}: the re-check failed (stryker exited ${run.status}); verdicts kept`)
-    return report
-  }
-  const verdicts = new Map()
-  for (const [file, { mutants }] of Object.entries(JSON.parse(readFileSync(again, 'utf8')).files))
-    for (const m of mutants) verdicts.set(keyOf(file, m), m)
-  const apply = (target) => {
-    let changed = 0
-    for (const [file, { mutants }] of Object.entries(target.files))
-      for (const m of mutants) {
-        const v = verdicts.get(keyOf(file, m))
-        if (!v || m.status !== 'Survived') continue
-        if (v.status !== m.status) changed++
-        Object.assign(m, {
-          status: v.status,
-          testsCompleted: v.testsCompleted,
-          killedBy: v.killedBy,
-          coveredBy: v.coveredBy,
-        })
-      }
-    return changed
-  }
-  const changed = apply(report)
-  writeFileSync(join(root, reportsOf(name), 'mutation.json'), JSON.stringify(report))
-  const incrementalFile = join(root, reportsOf(name), 'incremental.json')
-  if (existsSync(incrementalFile)) {
-    const incremental = JSON.parse(readFileSync(incrementalFile, 'utf8'))
-    apply(incremental)
-    writeFileSync(incrementalFile, JSON.stringify(incremental))
-  }
-  console.log(`${name}: the re-check changed ${changed} verdict(s)`)
-  return report
-}
 
 const rows = []
 let failed = false
@@ -236,11 +191,7 @@ for (const name of selected) {
     continue
   }
   let report = JSON.parse(readFileSync(reportFile, 'utf8'))
-  const doubtful = doubtfulSurvivors(report)
-  if (doubtful.length > 0) {
-    console.log(`\n${name}: re-checking ${doubtful.length} survivor(s) that did not run every test`)
-    report = recheck(name, report, doubtful)
-  }
+  if (!noVerify) report = verify(name, report)
   const counts = countReport(report)
   const label = `${name}${only ? ' (part)' : ''}${ignoreStatic ? ' (static ignored)' : ''}`
   rows.push({ name: label, ...counts, seconds, survivors: survivors(report) })

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react'
 import { AppointmentStatusBadge } from '@/client/components/appointments/appointment-status-badge'
 import { appointmentWhen } from '@/client/components/appointments/appointment-time'
 import { Card, CardContent } from '@/client/components/ui/card'
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import type { Appointment } from '@/shared/schemas/appointments'
 import { AppointmentActions } from './appointment-actions'
 
@@ -48,7 +48,9 @@ export function AppointmentCard({
             <h2 className="truncate text-base font-semibold" title={a.patientName}>
               {a.patientName}
             </h2>
-            <p className="text-xs text-slate-600 tabular-nums">{formatPhone(a.patientPhone)}</p>
+            <p className="text-xs text-slate-600 tabular-nums">
+              <PhoneNumber value={a.patientPhone} />
+            </p>
           </div>
           <div className="flex shrink-0 flex-col items-end gap-1">
             <AppointmentStatusBadge status={a.status} />

@@ -6,7 +6,7 @@ import { Skeleton } from '@/client/components/ui/skeleton'
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui/tabs'
 import { paths } from '@/client/paths'
 import { formatAgo } from '@/shared/dates'
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import { leadSourceLabels, leadStatusLabels } from '@/shared/lead-labels'
 import { useRecentLeads } from '../api/get-recent-leads'
 import { UpcomingAppointments } from './upcoming-appointments'
@@ -56,7 +56,7 @@ function RecentLeads() {
               {lead.name}
             </Link>
             <p className="truncate text-xs text-slate-600">
-              {formatPhone(lead.phone)} · {leadSourceLabels[lead.source]} ·{' '}
+              <PhoneNumber value={lead.phone} /> · {leadSourceLabels[lead.source]} ·{' '}
               {formatAgo(lead.createdAt)}
             </p>
           </div>

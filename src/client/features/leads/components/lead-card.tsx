@@ -1,5 +1,5 @@
 import { Card, CardContent } from '@/client/components/ui/card'
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import { leadSourceLabels } from '@/shared/lead-labels'
 import type { Lead } from '@/shared/schemas/leads'
 import { lastContactText } from '../lead-format'
@@ -37,7 +37,9 @@ export function LeadCard({
               {lead.name}
             </button>
             <p className="truncate text-xs text-slate-600">{lead.email ?? 'No email'}</p>
-            <p className="text-xs text-slate-700 tabular-nums">{formatPhone(lead.phone)}</p>
+            <p className="text-xs text-slate-700 tabular-nums">
+              <PhoneNumber value={lead.phone} />
+            </p>
           </div>
           <StatusBadge status={lead.status} />
         </div>

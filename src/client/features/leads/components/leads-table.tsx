@@ -1,4 +1,4 @@
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import { leadSourceLabels } from '@/shared/lead-labels'
 import type { Lead } from '@/shared/schemas/leads'
 import { lastContactText } from '../lead-format'
@@ -113,7 +113,7 @@ export function LeadsTable({
                       {lead.email ?? 'No email'}
                     </p>
                     <p className="truncate text-xs text-slate-700 tabular-nums">
-                      {formatPhone(lead.phone)}
+                      <PhoneNumber value={lead.phone} />
                     </p>
                   </div>
                 </div>

@@ -14,11 +14,11 @@ import { ScheduleAppointmentButton } from '@/client/components/appointments/sche
 import { Button } from '@/client/components/ui/button'
 import { MessageButton } from '@/client/components/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
-import { patientRecipient } from '../format-contact'
+import { patientRecipient } from '../patient-recipient'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
 import { cn } from '@/client/lib/cn'
 import { formatCalendarDate } from '@/shared/dates'
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import type { Patient } from '@/shared/schemas/patients'
 import { ageText } from './age-text'
 import { GenderBadge } from './gender-badge'
@@ -113,7 +113,7 @@ export function PatientCard({
           ) : null}
           <Line icon={<Phone className="size-4" />} label="Phone">
             <span className="font-medium whitespace-nowrap text-slate-900 tabular-nums">
-              {formatPhone(patient.phone)}
+              <PhoneNumber value={patient.phone} />
             </span>
           </Line>
           {patient.address ? (

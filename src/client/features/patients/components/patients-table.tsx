@@ -2,7 +2,7 @@ import { Calendar, Pencil } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
 import { useUser } from '@/client/lib/current-user'
 import { formatDate, formatTime } from '@/shared/dates'
-import { formatPhone } from '@/shared/phone-format'
+import { PhoneNumber } from '@/client/components/phone/phone-number'
 import { genderLabels } from '@/shared/patient-labels'
 import type { Patient } from '@/shared/schemas/patients'
 import { ageText } from './age-text'
@@ -82,7 +82,7 @@ export function PatientsTable({
                 </button>
               </td>
               <td className={`${cell} truncate font-semibold text-slate-900 tabular-nums`}>
-                {formatPhone(p.phone)}
+                <PhoneNumber value={p.phone} />
               </td>
               <td className={`${cell} hidden truncate text-slate-700 @3xl:table-cell`}>
                 {ageAndGender(p)}
