@@ -9,13 +9,32 @@
 // 6213; docs/decisions/024). Its Killed verdicts are real; this settles the rest. It is slow
 // (one full run of the group's tests per mutant), so it runs on what Stryker left alive only.
 import { spawnSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 
 /** Left out of the copy: installed, built, generated or local data. */
 const SKIP =
   /^(node_modules|dist|data|data-snapshots|reports|test-results|\.git|\.e2e-data[^/]*)(\/|$)/
+
+/**
+ * The tests read the providers' contracts from ../shared beside the checkout
+ * (tests/support/fakes/contract.ts): a copy of the checkout gets the same neighbour, or every
+ * test file with a provider fake fails in its beforeAll.
+ */
+export function linkShared(root, besideCopy) {
+  const target = join(root, '..', 'shared')
+  const link = join(besideCopy, 'shared')
+  if (existsSync(target) && !existsSync(link)) symlinkSync(target, link, 'dir')
+}
 
 /** Offset of a 1-based line and column in `text`. */
 function offsetOf(text, { line, column }) {
@@ -66,10 +85,12 @@ function runTests(dir, name, timeoutMs) {
  * Returns how many verdicts changed.
  */
 export function verifyByHand({ root, name, report, candidates, log = console.log }) {
-  const dir = mkdtempSync(join(tmpdir(), `arogya-mutation-verify-${name}-`))
+  const outer = mkdtempSync(join(tmpdir(), `arogya-mutation-verify-${name}-`))
+  const dir = join(outer, 'checkout')
   try {
     cpSync(root, dir, { recursive: true, filter: (src) => !SKIP.test(relative(root, src)) })
     symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'), 'dir')
+    linkShared(root, outer)
     const baseline = runTests(dir, name, 60 * 60_000)
     if (baseline.verdict !== 'Survived') {
       log(`${name}: the group's tests fail without a mutant; nothing verified`)
@@ -96,7 +117,7 @@ export function verifyByHand({ root, name, report, candidates, log = console.log
     }
     return changed
   } finally {
-    rmSync(dir, { recursive: true, force: true })
+    rmSync(outer, { recursive: true, force: true })
   }
 }
 

@@ -17,10 +17,11 @@
 // Not part of CI (.ci/run): a full run takes tens of minutes on two cores.
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { groupOrder, groups, MIN_SCORE } from '../stryker/groups.mjs'
-import { sameSource, verifyByHand } from './mutation-verify.mjs'
+import { linkShared, sameSource, verifyByHand } from './mutation-verify.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
@@ -162,6 +163,10 @@ for (const name of selected) {
   }
   mkdirSync(dir, { recursive: true })
   writeFileSync(definitionFile, definition)
+  // Stryker's sandboxes are <tempDirName>/sandbox-*: the contracts' ../shared goes beside them.
+  const sandboxes = join(tmpdir(), 'arogya-stryker', name)
+  mkdirSync(sandboxes, { recursive: true })
+  linkShared(root, sandboxes)
   const started = Date.now()
   const run = spawnSync(
     process.execPath,

@@ -250,6 +250,10 @@ describe('messaging connections', () => {
     expect(await routes()).toEqual([{ external_id: '1098765432101', hospital_id: hospitalA }])
     const taken = expectError(await put(adminB, meta('1098765432101')), 409, 'CONFLICT')
     expect(taken.message).toMatch(/already connected to another hospital/)
+    // The form shows it on the phone number id field.
+    expect(taken.issues).toEqual([
+      { path: 'whatsapp.settings.phoneNumberId', message: taken.message },
+    ])
     // Saving again is fine; another number moves the route.
     expect((await put(admin, meta('1098765432101'))).statusCode).toBe(200)
     expect((await put(admin, meta('1098765432102'))).statusCode).toBe(200)
