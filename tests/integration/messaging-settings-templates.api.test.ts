@@ -249,7 +249,8 @@ describe('resync', () => {
     const sync = await call(adminB, 'POST', '/api/message-templates/resync')
     expect(sync.statusCode, sync.body).toBe(200)
     const out = resyncResult.strict().parse(sync.json())
-    expect(out.notes[0]).toMatch(/sandbox/)
+    // The sandbox's one note, and no other provider's.
+    expect(out.notes).toEqual([expect.stringMatching(/sandbox/)])
     expect(out.templates.find((x) => x.name === 'Appointment confirmed')?.approvalStatus).toBe(
       'approved',
     )
@@ -279,6 +280,8 @@ describe('resync', () => {
       ids[name] = messageTemplate.parse(res.json()).id
     }
     metaStatuses = [
+      // The same name in another language first: the template's own language wins.
+      { name: 'clinic_welcome', status: 'REJECTED', language: 'hi' },
       { name: 'clinic_welcome', status: 'APPROVED', language: 'en' },
       { name: 'visit_reminder', status: 'REJECTED', language: 'en' },
       { name: 'lab_promo', status: 'PAUSED', language: 'en' },
@@ -292,7 +295,20 @@ describe('resync', () => {
     expect(statusOf('lab_promo')).toBe('paused')
     expect(statusOf('unknown_one')).toBe('pending')
     expect(out.updated).toBe(3)
-    expect(out.notes.join(' ')).toContain('unknown_one')
+    // One note, Meta's: the names it does not know (no sandbox, Twilio or rejection note).
+    expect(out.notes).toEqual([
+      expect.stringMatching(
+        /^Not found in WhatsApp Manager: (.+, )?unknown_one(, .+)?\. Check the template name and language\.$/,
+      ),
+    ])
+    const [audit] = await queryRows<{ entity_type: string; summary: string }>(
+      t.db,
+      sql`select entity_type, summary from audit_events where action = 'message_template.resynced' order by created_at desc limit 1`,
+    )
+    expect(audit).toEqual({
+      entity_type: 'message_template',
+      summary: 'WhatsApp template approvals resynced from meta: 3 changed',
+    })
     // A refused token is Meta's error, not a 500.
     await call(admin, 'PUT', '/api/settings/messaging', {
       whatsapp: {

@@ -113,6 +113,11 @@ describe('resync through Twilio', () => {
     )
     expect(notes).toContain(`Old greeting (${content(5)})`)
     expect(notes).toContain(`Borrowed template (${content(6)})`)
+    // Exactly Twilio's three notes: not found, not submitted, rejected.
+    expect(out.notes).toHaveLength(3)
+    expect(out.notes[0]).toMatch(
+      /^Not found in Twilio's Content API: .+\. Check the Content SID\.$/,
+    )
 
     // The real request shape: one GET per Content SID, Basic auth with the hospital's account.
     const sent = twilio.requests.slice(before)
