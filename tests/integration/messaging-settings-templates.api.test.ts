@@ -256,6 +256,36 @@ describe('resync', () => {
     )
   })
 
+  it('an edit keeps an approval unless it names another provider template or Content SID', async () => {
+    const created = await call(adminB, 'POST', '/api/message-templates', {
+      channel: 'whatsapp',
+      name: 'Lab report ready',
+      body: 'Namaste {{1}}, your report is ready.',
+      category: 'utility',
+      providerTemplateName: 'lab_report_ready',
+      variables: ['name'],
+    })
+    expect(created.statusCode, created.body).toBe(201)
+    const id = messageTemplate.parse(created.json()).id
+    await call(adminB, 'POST', '/api/message-templates/resync')
+    const patch = async (body: unknown) => {
+      const res = await call(adminB, 'PATCH', `/api/message-templates/${id}`, body)
+      expect(res.statusCode, res.body).toBe(200)
+      return messageTemplate.parse(res.json()).approvalStatus
+    }
+    expect(await patch({ body: 'Namaste {{1}}, your lab report is ready.' })).toBe('approved')
+    expect(await patch({ providerTemplateName: 'lab_report_ready_v2' })).toBe('pending')
+    await call(adminB, 'POST', '/api/message-templates/resync')
+    expect(await patch({ contentSid: `HX${'ab'.repeat(16)}` })).toBe('pending')
+    const audits = await queryRows<{ summary: string }>(
+      t.db,
+      sql`select summary from audit_events where action = 'message_template.updated' and entity_id = ${id} order by created_at`,
+    )
+    expect(audits.map((a) => a.summary)).toEqual(
+      Array(3).fill('Template "Lab report ready" (whatsapp) updated'),
+    )
+  })
+
   it("maps Meta's statuses from the Graph list of the business account's templates", async () => {
     const put = await call(admin, 'PUT', '/api/settings/messaging', {
       whatsapp: {
