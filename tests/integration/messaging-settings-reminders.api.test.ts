@@ -208,6 +208,23 @@ describe('reminders', () => {
     )
     expect(off.message).toMatch(/SMS reminders are off/)
     await call(admin, 'PUT', '/api/settings/notifications', { smsEnabled: true })
+    // Appointment reminders off: an appointment's reminder waits; a payment reminder still goes.
+    await call(admin, 'PUT', '/api/settings/notifications', { appointmentReminders: false })
+    const held = expectError(
+      await call(receptionist, 'POST', `/api/reminders/${smsReminder}/send`),
+      409,
+      'CONFLICT',
+    )
+    expect(held.message).toBe('Appointment reminders are off in Settings → Notifications.')
+    const [payment] = await queryRows<{ id: string }>(
+      t.db,
+      sql`insert into reminders (hospital_id, type, message, channel, patient_id, due_at)
+          values (${hospitalA}, 'payment', 'Namaste, ₹800 is due for your physiotherapy session.', 'email', ${patientId}, now() - interval '1 day')
+          returning id`,
+    )
+    const paid = await call(receptionist, 'POST', `/api/reminders/${payment?.id}/send`)
+    expect(paid.statusCode, paid.body).toBe(202)
+    await call(admin, 'PUT', '/api/settings/notifications', { appointmentReminders: true })
     const res = await call(receptionist, 'POST', `/api/reminders/${smsReminder}/send`)
     expect(res.statusCode, res.body).toBe(202)
     await call(admin, 'PUT', '/api/settings/notifications', { smsEnabled: false })
