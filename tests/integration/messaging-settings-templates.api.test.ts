@@ -268,15 +268,15 @@ describe('resync', () => {
     expect(created.statusCode, created.body).toBe(201)
     const id = messageTemplate.parse(created.json()).id
     await call(adminB, 'POST', '/api/message-templates/resync')
-    const patch = async (body: unknown) => {
-      const res = await call(adminB, 'PATCH', `/api/message-templates/${id}`, body)
+    const edit = async (body: unknown) => {
+      const res = await patch(adminB, id, body)
       expect(res.statusCode, res.body).toBe(200)
       return messageTemplate.parse(res.json()).approvalStatus
     }
-    expect(await patch({ body: 'Namaste {{1}}, your lab report is ready.' })).toBe('approved')
-    expect(await patch({ providerTemplateName: 'lab_report_ready_v2' })).toBe('pending')
+    expect(await edit({ body: 'Namaste {{1}}, your lab report is ready.' })).toBe('approved')
+    expect(await edit({ providerTemplateName: 'lab_report_ready_v2' })).toBe('pending')
     await call(adminB, 'POST', '/api/message-templates/resync')
-    expect(await patch({ contentSid: `HX${'ab'.repeat(16)}` })).toBe('pending')
+    expect(await edit({ contentSid: `HX${'ab'.repeat(16)}` })).toBe('pending')
     const audits = await queryRows<{ summary: string }>(
       t.db,
       sql`select summary from audit_events where action = 'message_template.updated' and entity_id = ${id} order by created_at`,
