@@ -10,6 +10,7 @@
 // --no-verify  keep Stryker's Survived and NoCoverage verdicts (by default each is checked by
 //             hand: the mutant written into a copy of the project, the group's tests run on it;
 //             scripts/mutation-verify.mjs says why)
+// --report   print the table from the group's last report (no Stryker run, no hand check)
 // --mutate <file>[,<file>...]  only these of the group's files (same tests); the report goes to
 //             reports/mutation/<group>/part-<file names>/, and its table row says "part"
 // Environment: MUTATION_CONCURRENCY (test runners, default 1), TEST_DATABASE_URL (PostgreSQL
@@ -27,7 +28,8 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const args = process.argv.slice(2)
 const force = args.includes('--force')
 const ignoreStatic = args.includes('--ignore-static')
-const noVerify = args.includes('--no-verify')
+const reportOnly = args.includes('--report')
+const noVerify = reportOnly || args.includes('--no-verify')
 // --mutate's value: a narrowed run of one group (e.g. the files a long run did not reach).
 const mutateAt = args.indexOf('--mutate')
 const only = mutateAt === -1 ? undefined : args[mutateAt + 1]
@@ -168,26 +170,28 @@ for (const name of selected) {
   mkdirSync(sandboxes, { recursive: true })
   linkShared(root, sandboxes)
   const started = Date.now()
-  const run = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
-      'run',
-      'stryker.config.mjs',
-      ...(force ? ['--force'] : []),
-      ...(only ? ['--mutate', only] : []),
-      ...(ignoreStatic ? ['--ignoreStatic'] : []),
-    ],
-    {
-      cwd: root,
-      stdio: 'inherit',
-      env: {
-        ...process.env,
-        MUTATION_GROUP: name,
-        ...(only ? { MUTATION_REPORT_DIR: reportsOf(name) } : {}),
-      },
-    },
-  )
+  const run = reportOnly
+    ? { status: 0 }
+    : spawnSync(
+        process.execPath,
+        [
+          join(root, 'node_modules/@stryker-mutator/core/bin/stryker.js'),
+          'run',
+          'stryker.config.mjs',
+          ...(force ? ['--force'] : []),
+          ...(only ? ['--mutate', only] : []),
+          ...(ignoreStatic ? ['--ignoreStatic'] : []),
+        ],
+        {
+          cwd: root,
+          stdio: 'inherit',
+          env: {
+            ...process.env,
+            MUTATION_GROUP: name,
+            ...(only ? { MUTATION_REPORT_DIR: reportsOf(name) } : {}),
+          },
+        },
+      )
   const seconds = Math.round((Date.now() - started) / 1000)
   const reportFile = join(root, reportsOf(name), 'mutation.json')
   if (run.status !== 0 || !existsSync(reportFile)) {
