@@ -255,6 +255,8 @@ export const servicesParts = {
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/growth-mutants.api.test.ts',
+      'tests/integration/growth-mutants-tickets.api.test.ts',
+      'tests/integration/growth-mutants-attachments.api.test.ts',
       'tests/integration/campaigns.api.test.ts',
       'tests/integration/campaign-link-counts.api.test.ts',
       'tests/integration/faqs.api.test.ts',
