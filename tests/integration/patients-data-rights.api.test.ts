@@ -72,6 +72,20 @@ describe('GET /api/patients/:id/export.json', () => {
     const data = res.json<PatientExport>()
     expect(data.patient).toMatchObject({ id: f.id, name: f.name, allergies: 'Penicillin' })
     expect(data.patient).not.toHaveProperty('hospitalId')
+    const [h] = await queryRows<{
+      name: string
+      grievance_name: string | null
+      grievance_email: string | null
+    }>(
+      t.db,
+      sql`select name, grievance_name, grievance_email from hospitals where id = ${hospitalA}`,
+    )
+    expect(h!.name).toBe('Sanjeevani Multispeciality Hospital, Pune')
+    expect(data.hospital).toEqual({
+      name: h!.name,
+      grievanceName: h!.grievance_name,
+      grievanceEmail: h!.grievance_email,
+    })
     expect(data.appointments.map((a) => a.id)).toEqual([f.appointmentId])
     expect(data.appointments[0]).toMatchObject({ notes: 'Complains of migraine since March' })
     expect(data.invoices.map((i) => i.id)).toEqual([f.invoiceId])
@@ -268,15 +282,23 @@ describe('POST /api/patients/:id/erase', () => {
     )) as [{ n: number }]
     expect(n).toBe(1)
     // The audit row: who, what and the counts; no name, phone or email.
-    const audits = await queryRows<{ summary: string; actor_user_id: string }>(
+    const audits = await queryRows<{ summary: string; entity_type: string }>(
       t.db,
-      sql`select summary, actor_user_id from audit_events
+      sql`select summary, entity_type from audit_events
           where entity_id = ${f.id} and action = 'patient.erased'`,
     )
     expect(audits).toHaveLength(1)
     const summary = audits[0]!.summary
-    expect(summary).toMatch(/1 invoice kept with the name replaced/)
-    expect(summary).toMatch(/4 consents withdrawn/)
+    const [{ number }] = (await queryRows<{ number: string }>(
+      t.db,
+      sql`select patient_number as number from patients where id = ${f.id}`,
+    )) as [{ number: string }]
+    expect(audits[0]!.entity_type).toBe('patient')
+    expect(summary).toBe(
+      `Erased patient ${number} at their request: 1 appointment kept ` +
+        'without notes, 1 invoice kept with the name replaced, 3 messages redacted, ' +
+        '4 consents withdrawn, 1 lead anonymised, 0 reminders cleared',
+    )
     for (const personal of [f.name, f.phone, f.phone.slice(3), 'lakshmi', 'Penicillin'])
       expect(summary.toLowerCase()).not.toContain(personal.toLowerCase())
     // The API shows the erased patient.
