@@ -136,7 +136,6 @@ export const servicesParts = {
     testFiles: [
       'tests/integration/services-mutants.api.test.ts',
       'tests/integration/tenancy.api.test.ts',
-      'tests/integration/patients-leads-mutants.api.test.ts',
       'tests/integration/patients.api.test.ts',
       'tests/integration/leads.api.test.ts',
       'tests/integration/patients-data-rights.api.test.ts',
@@ -188,7 +187,6 @@ export const servicesParts = {
     mutate: ['src/server/modules/messaging-settings/*.service.ts'],
     ignorers: ['cross-tenant'],
     testFiles: [
-      'tests/integration/messaging-settings-mutants.api.test.ts',
       'tests/integration/messaging-settings-templates.api.test.ts',
       'tests/integration/messaging-settings-reminders.api.test.ts',
       'tests/integration/messaging-settings.api.test.ts',
@@ -237,6 +235,7 @@ export const servicesParts = {
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/platform-mutants.api.test.ts',
+      'tests/integration/platform-mutants-session.api.test.ts',
       'tests/integration/platform-onboarding-users.api.test.ts',
       'tests/integration/platform.api.test.ts',
       'tests/integration/preferences.api.test.ts',
