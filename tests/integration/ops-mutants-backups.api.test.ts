@@ -113,7 +113,7 @@ describe('configurations and runs', () => {
     const log = await run(admin, `/api/backup/run/${first}`)
     expect(log).toMatchObject({ configurationId: first, status: 'running', backupType: 'offline' })
     const started = await one<{ s: string }>(
-      sql`select started_at::text as s from backup_logs where id = ${log.id}`,
+      sql`select date_trunc('milliseconds', started_at)::text as s from backup_logs where id = ${log.id}`,
     )
     expect(await stamp(first)).toEqual({ run: started?.s, backup: null, is_active: true })
     expect(await stamp(second)).toEqual({ run: null, backup: null, is_active: true })
@@ -343,7 +343,7 @@ describe('the backup and restore jobs', () => {
       logId: scheduled.id,
     })
     const started = await one<{ s: string }>(
-      sql`select started_at::text as s from backup_logs where id = ${scheduled.id}`,
+      sql`select date_trunc('milliseconds', started_at)::text as s from backup_logs where id = ${scheduled.id}`,
     )
     expect(await stamp(first)).toMatchObject({ backup: started?.s })
     expect(await stamp(second)).toMatchObject({ backup: null })
