@@ -156,9 +156,13 @@ for (const name of selected) {
   }
   console.log(`\n=== mutation group ${name}: ${group.description} ===`)
   // Stryker's incremental report keeps the results of files a group no longer mutates, even
-  // with --force: when the group's definition changed, start again from a full run.
+  // with --force: when what the group mutates changed, start again from a full run. New or
+  // changed test files need no such reset: Stryker re-runs the mutants they cover.
   const dir = join(root, reportsOf(name))
-  const definition = JSON.stringify(only ? { ...group, mutate: only.split(',') } : group)
+  const definition = JSON.stringify({
+    mutate: only ? only.split(',') : group.mutate,
+    ignorers: group.ignorers ?? [],
+  })
   const definitionFile = join(dir, 'group.json')
   if (existsSync(definitionFile) && readFileSync(definitionFile, 'utf8') !== definition) {
     rmSync(join(dir, 'incremental.json'), { force: true })
