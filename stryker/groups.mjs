@@ -150,6 +150,7 @@ export const servicesParts = {
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/appointments-billing-mutants.api.test.ts',
+      'tests/integration/billing-mutants.api.test.ts',
       'tests/integration/appointments.api.test.ts',
       'tests/integration/billing.api.test.ts',
       'tests/integration/billing-documents.api.test.ts',
