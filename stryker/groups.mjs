@@ -180,6 +180,7 @@ export const servicesParts = {
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/messaging-mutants.api.test.ts',
+      'tests/integration/messaging-bulk-mutants.api.test.ts',
       'tests/integration/messaging-send.api.test.ts',
     ],
   },

@@ -77,7 +77,8 @@ async function plan(tx: Tx, hospital: HospitalProfile, values: Values): Promise<
   const template = values.templateId ? await findTemplate(tx, values.templateId, channel) : null
   const sending = await hospitalSending(tx, hospital)
   const body = values.content?.trim() || template?.body || ''
-  if (!body) {
+  // A template whose body is only blanks is an empty message too (as for a single send).
+  if (!body.trim()) {
     throw new AppError('VALIDATION', EMPTY_MESSAGE, [{ path: 'content', message: EMPTY_MESSAGE }])
   }
   const dlt = channel === 'sms' && sending.providers.sms === 'msg91' && template?.dltTemplateId
