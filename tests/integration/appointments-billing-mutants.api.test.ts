@@ -270,3 +270,89 @@ describe('the service catalogue: audit rows and another hospital', () => {
     expect(await auditOf(service.id)).toHaveLength(2)
   })
 })
+
+describe('createAppointmentInTx: the patient, a clash and the activity', () => {
+  it('names an unknown patient in its 404', async () => {
+    await expect(
+      bookInTx({ patientId: '00000000-0000-4000-8000-000000000000' }),
+    ).rejects.toMatchObject({ code: 'NOT_FOUND', message: 'Patient not found' })
+  })
+
+  it("names the doctor and the clashing appointment's slot in the hospital's zone", async () => {
+    const date = dayFromToday(26)
+    const first = await bookInTx({ startsAt: istInstant(date, '10:00') })
+    const london: HospitalContext = { ...defaultHospitalContext, timeZone: 'Europe/London' }
+    const clash = bookInTx({ startsAt: istInstant(date, '10:15'), hospital: london })
+    const message = `Dr. Kavitha Nair already has an appointment from ${formatTime(first.appointmentDate, 'Europe/London')} to ${formatTime(istInstant(date, '10:30'), 'Europe/London')} on ${formatDate(first.appointmentDate, 'Europe/London')}.`
+    await expect(clash).rejects.toMatchObject({
+      code: 'APPOINTMENT_CLASH',
+      message,
+      issues: [{ path: 'time', message }],
+    })
+  })
+
+  it('audits on the appointment, and records the activity for the staff member, or the doctor of an online booking', async () => {
+    const activityOf = async (id: string) =>
+      queryRows<{ user_id: string; activity_type: string; data: Record<string, unknown> }>(
+        t.db,
+        sql`select user_id, activity_type, data from activities where data->>'appointmentId' = ${id}`,
+      )
+    const lead = await leadOf(receptionist, 'Nisha Agarwal', '+919812340079')
+    const staff = await bookInTx({ leadId: lead, startsAt: istInstant(dayFromToday(27), '09:00') })
+    const [entity] = await queryRows<{ entity_type: string }>(
+      t.db,
+      sql`select entity_type from audit_events where entity_id = ${staff.id}`,
+    )
+    expect(entity?.entity_type).toBe('appointment')
+    expect(await activityOf(staff.id)).toEqual([
+      {
+        user_id: userA,
+        activity_type: 'appointment_scheduled',
+        data: {
+          appointmentId: staff.id,
+          patientId: patient,
+          patientName,
+          serviceType: 'Dental check-up',
+          startsAt: new Date(staff.appointmentDate).toISOString(),
+          source: 'staff',
+          leadId: lead,
+        },
+      },
+    ])
+    const online = await bookInTx({
+      userId: null,
+      source: 'online',
+      startsAt: istInstant(dayFromToday(27), '11:00'),
+    })
+    expect(await activityOf(online.id)).toMatchObject([
+      { user_id: doctor, data: { source: 'online', leadId: null } },
+    ])
+  })
+})
+
+describe('the service catalogue: what a change names', () => {
+  it('names an unknown service in its 404, and audits a change on the service', async () => {
+    const missing = await billingCall(
+      t.app,
+      admin,
+      'PATCH',
+      '/api/services/00000000-0000-4000-8000-000000000000',
+      { name: 'Nothing' },
+    )
+    expect(expectError(missing, 404, 'NOT_FOUND').message).toBe('Service not found')
+    const created = await billingCall(t.app, admin, 'POST', '/api/services', {
+      name: 'Root canal (molar)',
+      defaultPrice: 650_000,
+      gstRate: 0,
+    })
+    const service = created.json<CatalogueService>()
+    await billingCall(t.app, admin, 'PATCH', `/api/services/${service.id}`, {
+      defaultPrice: 700_000,
+    })
+    const rows = await queryRows<{ entity_type: string }>(
+      t.db,
+      sql`select entity_type from audit_events where entity_id = ${service.id}`,
+    )
+    expect(rows.map((r) => r.entity_type)).toEqual(['service', 'service'])
+  })
+})
