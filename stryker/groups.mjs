@@ -181,6 +181,7 @@ export const servicesParts = {
     testFiles: [
       'tests/integration/messaging-mutants.api.test.ts',
       'tests/integration/messaging-bulk-mutants.api.test.ts',
+      'tests/integration/messaging-send-mutants.api.test.ts',
       'tests/integration/messaging-send.api.test.ts',
     ],
   },

@@ -392,6 +392,7 @@ describe('bulk send: the rules', () => {
   it('WhatsApp: a pending template is still free-form (the window applies); an approved one does not need it', async () => {
     const open = await lead()
     const closed = await lead()
+    const closed2 = await lead()
     await inboundWhatsapp(t.db, h, open.id, open.phone)
     const pending = await addTemplate(t.db, h, {
       channel: 'whatsapp',
@@ -403,12 +404,12 @@ describe('bulk send: the rules', () => {
     const preview = bulkPreview.parse(
       (
         await bulk(
-          { leadIds: [open.id, closed.id], type: 'whatsapp', templateId: pending },
+          { leadIds: [open.id, closed.id, closed2.id], type: 'whatsapp', templateId: pending },
           '/preview',
         )
       ).json(),
     )
-    expect(preview).toMatchObject({ total: 2, recipients: 1, skipped: { outside_window: 1 } })
+    expect(preview).toMatchObject({ total: 3, recipients: 1, skipped: { outside_window: 2 } })
     const approved = await addTemplate(t.db, h, {
       channel: 'whatsapp',
       body: 'Hello {name}',
