@@ -208,7 +208,7 @@ describe('queueMessage: the audit row and metadata', () => {
       {
         action: 'message.queued',
         entity_type: 'lead',
-        summary: 'Queued a SMS message to Tanvi Kulkarni',
+        summary: 'Queued an SMS message to Tanvi Kulkarni',
       },
     ])
     const email = await queued(
@@ -222,7 +222,7 @@ describe('queueMessage: the audit row and metadata', () => {
     expect(audits.at(-1)).toEqual({
       action: 'message.queued',
       entity_type: 'patient',
-      summary: `Queued a Email message to ${patient?.name}`,
+      summary: `Queued an Email message to ${patient?.name}`,
     })
     // No subject and no template: the hospital's name.
     expect(email.metadata).toEqual({ template: 'custom', subject: `Message from ${hospitalName}` })

@@ -195,7 +195,7 @@ describe('queueMessage', () => {
         t.db,
         sql`select summary from audit_events where action = 'message.queued' and entity_id = ${target.id}`,
       )
-      expect(audit?.summary).toBe('Queued a SMS message to Deepak Menon (held for quiet hours)')
+      expect(audit?.summary).toBe('Queued an SMS message to Deepak Menon (held for quiet hours)')
     } finally {
       await t.db.execute(sql`delete from notification_settings where hospital_id = ${h}`)
     }

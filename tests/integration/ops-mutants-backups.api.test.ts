@@ -127,7 +127,7 @@ describe('configurations and runs', () => {
       { name: 'backup.run', payload: { logId: log.id }, max_attempts: 1, dedupe_key: null },
     ])
     expect(await audits(log.id)).toEqual([
-      { action: 'backup.run_requested', summary: 'Started a offline backup of leads' },
+      { action: 'backup.run_requested', summary: 'Started an offline backup of leads' },
     ])
     const again = await call(t.app, admin, 'POST', `/api/backup/run/${first}`)
     expect(expectError(again, 409, 'CONFLICT').message).toBe(
@@ -173,7 +173,7 @@ describe('configurations and runs', () => {
       sql`select id from backup_logs where configuration_id = ${id}`,
     )
     expect(await audits(log?.id ?? '')).toEqual([
-      { action: 'backup.scheduled_run', summary: 'Scheduled a offline backup of billing' },
+      { action: 'backup.scheduled_run', summary: 'Scheduled an offline backup of billing' },
     ])
     expect(
       await one(sql`select dedupe_key from jobs where payload ->> 'logId' = ${log?.id}`),

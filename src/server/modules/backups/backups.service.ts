@@ -260,7 +260,7 @@ export async function startRunInTx(
     action: run.origin === 'scheduled' ? 'backup.scheduled_run' : 'backup.run_requested',
     entityType: 'backup_log',
     entityId: log.id,
-    summary: `${run.origin === 'scheduled' ? 'Scheduled' : 'Started'} a ${run.backupType} backup of ${log.dataTypes.join(', ')}`,
+    summary: `${run.origin === 'scheduled' ? 'Scheduled' : 'Started'} ${run.backupType === 'offline' ? 'an offline' : 'a Google Drive'} backup of ${log.dataTypes.join(', ')}`,
   })
   return log
 }

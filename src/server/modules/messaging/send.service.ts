@@ -187,7 +187,7 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
     impersonatorUserId: input.impersonatorUserId,
     action: 'message.queued',
     ...auditSubject(contact, input.to),
-    summary: `Queued a ${channelLabels[channel]} message to ${contact.name}${sendAfter ? ' (held for quiet hours)' : ''}`,
+    summary: `Queued ${channel === 'whatsapp' ? 'a' : 'an'} ${channelLabels[channel]} message to ${contact.name}${sendAfter ? ' (held for quiet hours)' : ''}`,
   })
   await notifyMessage(tx, {
     hospitalId: input.hospitalId,
