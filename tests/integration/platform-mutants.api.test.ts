@@ -328,3 +328,13 @@ describe('platform user edits with seats to spare', () => {
     ])
   })
 })
+
+describe('GET /api/admin/users: the order', () => {
+  it('lists the platform accounts first, then the hospitals’ members', async () => {
+    const { items: users } = await list('limit=100')
+    const firstHospital = users.findIndex((u) => u.hospitalId !== null)
+    expect(firstHospital).toBeGreaterThan(0)
+    expect(users.slice(0, firstHospital).every((u) => u.hospitalName === null)).toBe(true)
+    expect(users.slice(firstHospital).every((u) => u.hospitalName !== null)).toBe(true)
+  })
+})

@@ -1,4 +1,4 @@
-import { and, asc, count, eq, ilike, ne, or, type SQL } from 'drizzle-orm'
+import { and, asc, count, eq, ilike, ne, or, type SQL, sql } from 'drizzle-orm'
 import type { z } from 'zod'
 import { type Role, roleLabels, staffRoles } from '../../../shared/roles'
 import type {
@@ -84,7 +84,7 @@ export async function listUsers(opts: {
       .from(user)
       .leftJoin(hospitals, eq(hospitals.id, user.hospitalId))
       .where(where)
-      .orderBy(asc(hospitals.name), asc(user.name), asc(user.id))
+      .orderBy(sql`${hospitals.name} asc nulls first`, asc(user.name), asc(user.id))
       .limit(opts.limit)
       .offset(opts.offset)
     const [total] = await tx.select({ n: count() }).from(user).where(where)
