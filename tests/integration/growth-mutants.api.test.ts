@@ -114,6 +114,23 @@ describe('PUT /api/campaigns/:id', () => {
     ])
   })
 
+  it('a PUT that leaves the lead campaign out (the name) lists it as changed only when it was', async () => {
+    const c = await createCampaign(t.app, admin, { name: 'Diwali Health Check' })
+    const put = (body: Record<string, unknown>) =>
+      campaignCall(t.app, admin, 'PUT', `/api/campaigns/${c.id}`, campaignPayload(body))
+    // campaignPayload has no leadCampaign.
+    const res = await put({ name: 'Diwali Health Check' })
+    expect(res.statusCode, res.body).toBe(200)
+    await put({ name: 'Diwali Health Check', leadCampaign: 'Diwali leads' })
+    expect((await audits(c.id)).slice(1)).toEqual([
+      { action: 'campaign.updated', summary: 'Updated campaign Diwali Health Check' },
+      {
+        action: 'campaign.updated',
+        summary: 'Updated campaign Diwali Health Check: leadCampaign',
+      },
+    ])
+  })
+
   it('names the field a collision is on: the lead campaign when sent, else the name', async () => {
     await createCampaign(t.app, admin, { name: 'Pongal Dental Week' })
     const c = await createCampaign(t.app, admin)

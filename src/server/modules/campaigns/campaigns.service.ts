@@ -172,12 +172,14 @@ export async function updateCampaign(
   try {
     return await withTenant(opts.db, opts, async (tx) => {
       const before = await loadRow(tx, opts.id, true)
+      // Left out, the lead-campaign name is the campaign's name: compare what is stored.
+      const stored = { ...input, leadCampaign: input.leadCampaign ?? input.name }
       await tx
         .update(campaigns)
-        .set({ ...input, leadCampaign: input.leadCampaign ?? input.name, updatedAt: sql`now()` })
+        .set({ ...stored, updatedAt: sql`now()` })
         .where(eq(campaigns.id, opts.id))
-      const changed = (Object.keys(input) as (keyof UpdateCampaignData)[]).filter(
-        (k) => JSON.stringify(before[k]) !== JSON.stringify(input[k]),
+      const changed = (Object.keys(stored) as (keyof UpdateCampaignData)[]).filter(
+        (k) => JSON.stringify(before[k]) !== JSON.stringify(stored[k]),
       )
       await audit(
         tx,
