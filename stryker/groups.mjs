@@ -222,6 +222,7 @@ export const servicesParts = {
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/team-mutants.api.test.ts',
+      'tests/integration/team-mutants-invitations.api.test.ts',
       'tests/integration/team.api.test.ts',
       'tests/integration/team-invitations.api.test.ts',
     ],
