@@ -38,6 +38,7 @@ beforeAll(async () => {
   adminId = await userIdOf(t.db, demoEmail('admin'))
   const hub = await createMessagingHub({
     database: t.database,
+    directUrl: t.directUrl,
     log: { warn: () => {}, info: () => {} },
   })
   hub.subscribe(h, (e) => events.push(e))

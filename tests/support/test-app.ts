@@ -64,6 +64,8 @@ export interface TestApp {
   database: Database
   db: AppDb
   driver: Database['driver']
+  /** PostgreSQL: the database itself, for a LISTEN of the test's own (undefined on PGlite). */
+  directUrl: string | undefined
   close: () => Promise<void>
 }
 
@@ -95,6 +97,7 @@ export async function createTestApp(
       database,
       db: database.db,
       driver: database.driver,
+      directUrl,
       close: async () => {
         await app.close()
         await drop()
