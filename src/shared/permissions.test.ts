@@ -26,6 +26,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': false,
     'faqs:write': false,
     'support:submit': false,
+    'support:write': false,
     'support:read_all': false,
 
     'live-monitoring:read': false,
@@ -51,6 +52,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': true,
     'faqs:write': true,
     'support:submit': true,
+    'support:write': true,
     'support:read_all': true,
 
     'live-monitoring:read': true,
@@ -76,6 +78,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': true,
     'faqs:write': false,
     'support:submit': true,
+    'support:write': true,
     'support:read_all': false,
 
     'live-monitoring:read': true,
@@ -101,6 +104,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': true,
     'faqs:write': false,
     'support:submit': true,
+    'support:write': true,
     'support:read_all': false,
 
     'live-monitoring:read': true,
@@ -126,6 +130,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': true,
     'faqs:write': true,
     'support:submit': true,
+    'support:write': true,
     'support:read_all': false,
 
     'live-monitoring:read': true,
@@ -151,6 +156,7 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'faqs:read': true,
     'faqs:write': false,
     'support:submit': true,
+    'support:write': false,
     'support:read_all': false,
 
     'live-monitoring:read': true,

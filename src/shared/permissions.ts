@@ -29,6 +29,9 @@ export const permissions = [
   // Issue 28: every staff role submits tickets and sees its own; admins see the hospital's all.
   'support:submit',
   'support:read_all',
+  // Issue 39: adding files to tickets (stored bytes count toward the hospital's disk quota):
+  // every role that writes, not a viewer.
+  'support:write',
   // Issue 29: Live Monitoring (every member sees the board and feed; admins every summary).
   'live-monitoring:read',
   'live-monitoring:read_all',
@@ -55,6 +58,7 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'faqs:read',
     'faqs:write',
     'support:submit',
+    'support:write',
     'support:read_all',
     'backup:manage',
     // Issue 28: every member sees campaigns (spec §6: every signed-in user gets every route);
@@ -76,6 +80,7 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'billing:read',
     'faqs:read',
     'support:submit',
+    'support:write',
     'campaigns:read',
 
     'live-monitoring:read',
@@ -90,6 +95,7 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'billing:read',
     'faqs:read',
     'support:submit',
+    'support:write',
     'campaigns:read',
 
     'live-monitoring:read',
@@ -107,6 +113,7 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'faqs:read',
     'faqs:write',
     'support:submit',
+    'support:write',
     'campaigns:read',
 
     'live-monitoring:read',
