@@ -8,12 +8,9 @@ import type { BackupLog, RestorePreview } from '../../src/shared/schemas/backup'
 import { withTenant } from '../../src/server/db/tenant'
 import type { ClaimedJob, JobContext } from '../../src/server/jobs/registry'
 import { scheduleDueBackups } from '../../src/server/modules/backups/backup-schedule'
-import {
-  BACKUP_FAILED_MESSAGE,
-  runBackupJob,
-  runRestoreJob,
-  settleDeadBackup,
-} from '../../src/server/modules/backups/backups.service'
+import { runRestoreJob } from '../../src/server/modules/backups/backup-restore.service'
+import { runBackupJob, settleDeadBackup } from '../../src/server/modules/backups/backup-run.service'
+import { BACKUP_FAILED_MESSAGE } from '../../src/server/modules/backups/backups.service'
 import { getStorage, resetStorageForTests, tenantKey } from '../../src/server/storage/storage'
 import { startFakeDrive, type FakeDrive } from '../support/fakes/google-drive'
 import { expectError } from '../support/http'

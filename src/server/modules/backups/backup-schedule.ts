@@ -9,7 +9,8 @@ import { decryptSecret } from '../../secrets/secrets'
 import { getStorage } from '../../storage/storage'
 import { sqlCode } from './backup-archive'
 import { deleteFromDrive } from './drive'
-import { BACKUP_RUN_JOB, driveContext, runningConfigIds, startRunInTx } from './backups.service'
+import { startRunInTx } from './backup-run.service'
+import { BACKUP_RUN_JOB, driveContext, runningConfigIds } from './backups.service'
 
 // Backups' schedule and retention (issue 29, docs/decisions/039): the worker's minute tick and
 // the hourly clean-up, apart from the configurations, runs and restores of backups.service.ts.

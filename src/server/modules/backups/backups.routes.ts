@@ -18,27 +18,21 @@ import { sendStoredFile } from '../../storage/download'
 import { assertDeclaredSize, registerRawUpload } from '../../storage/raw-body'
 import { getStorage } from '../../storage/storage'
 import {
+  createConfiguration,
+  listConfigurations,
+  updateConfiguration,
+} from './backup-configurations.service'
+import { downloadableLog, getLog, listLogs } from './backup-logs.service'
+import { getRestore, previewRestore, runRestoreJob, startRestore } from './backup-restore.service'
+import { runBackupJob, runConfiguration, runNow, settleDeadBackup } from './backup-run.service'
+import { receiveBackupUpload } from './backup-uploads.service'
+import {
   BACKUP_MAX_BYTES,
   BACKUP_RESTORE_JOB,
   BACKUP_RETENTION_JOB,
   BACKUP_RUN_JOB,
   BACKUP_TICK_JOB,
   backupFileName,
-  createConfiguration,
-  downloadableLog,
-  getLog,
-  getRestore,
-  listConfigurations,
-  listLogs,
-  previewRestore,
-  receiveBackupUpload,
-  runBackupJob,
-  runConfiguration,
-  runNow,
-  runRestoreJob,
-  settleDeadBackup,
-  startRestore,
-  updateConfiguration,
 } from './backups.service'
 import { pruneOldBackups, scheduleDueBackups } from './backup-schedule'
 
