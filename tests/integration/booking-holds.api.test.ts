@@ -83,7 +83,7 @@ async function row(holdId: string) {
 }
 
 describe('holding a slot and confirming the code', () => {
-  it('sends the code through the outbox (Sandbox Outbox), stores only its hash, and books a new patient', async () => {
+  it('sends the code through the outbox (masked in a production Sandbox Outbox, even for admins), stores only its hash, and books a new patient', async () => {
     const mobile = freshMobile()
     const startsAt = await freeStart()
     const held = await hold({ phone: mobile, name: 'Kavya Joshi', startsAt })
@@ -101,9 +101,10 @@ describe('holding a slot and confirming the code', () => {
       .messages.find((m) => m.to === e164(mobile))
     expect(message?.channel).toBe('sms')
     expect(message?.text).toMatch(
-      /^\d{6} is your code to confirm your appointment at Sanjeevani Multispeciality Hospital, Pune\. It expires in 5 minutes\./,
+      /^•••••• is your code to confirm your appointment at Sanjeevani Multispeciality Hospital, Pune\. It expires in 5 minutes\./,
     )
-    const code = message!.text.slice(0, 6)
+    const code = await codeOf(t.db, held.holdId)
+    expect(outbox.body).not.toContain(code)
     const stored = await row(held.holdId)
     expect(stored?.code_hash).toMatch(/^[0-9a-f]{64}$/)
     expect(stored?.code_hash).not.toContain(code)
@@ -294,7 +295,7 @@ describe('holding a slot and confirming the code', () => {
     )
   })
 
-  it('respects an opt-out of the channel (no hold kept)', async () => {
+  it('holds for an opted-out mobile as for any other, but sends nothing and keeps no name or number', async () => {
     const mobile = freshMobile()
     await t.db.execute(sql`
       insert into consent_records (hospital_id, channel, contact_address, action, method)
@@ -304,12 +305,25 @@ describe('holding a slot and confirming the code', () => {
       doctorId: f.doctors[0],
       startsAt: await freeStart(),
       phone: mobile,
+      name: 'Opted Out Visitor',
     })
-    expect(expectError(res, 409, 'OPTED_OUT').message).toMatch(/opted out of SMS/)
-    const holds = await queryRows(
+    expect(res.statusCode, res.body).toBe(201)
+    const held = res.json<BookingHold>()
+    expect(held.sentTo).toMatch(/^\+91 98\d{3} •••\d{2}$/)
+    const [stored] = await queryRows<{ name: string; phone: string }>(
       t.db,
-      sql`select 1 from booking_holds where phone = ${e164(mobile)}`,
+      sql`select name, phone from booking_holds where id = ${held.holdId}`,
     )
-    expect(holds).toHaveLength(0)
+    expect(stored).toEqual({ name: '', phone: '' })
+    const messages = await queryRows(
+      t.db,
+      sql`select 1 from communications where booking_hold_id = ${held.holdId} or contact_address = ${e164(mobile)}`,
+    )
+    expect(messages).toHaveLength(0)
+    const audit = await queryRows<{ summary: string }>(
+      t.db,
+      sql`select summary from audit_events where entity_id = ${held.holdId}`,
+    )
+    expect(audit.map((a) => a.summary).join(' ')).not.toMatch(/Opted Out Visitor|98\d{8}/)
   })
 })

@@ -2,6 +2,8 @@ import { randomUUID } from 'node:crypto'
 import { sql } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import type { AppDb } from '../../src/server/db/client'
+import { revealBookingCode } from '../../src/server/modules/booking/booking-code'
+import { hospitalCodesKey } from '../../src/server/modules/booking/booking-limits'
 import type { BookingPage, BookingSlots } from '../../src/shared/schemas/booking'
 import { browserHeaders } from './login'
 import { type DemoHospital, hospitalIdOf, queryRows, type TestApp } from './test-app'
@@ -151,15 +153,34 @@ export function postConfirm(
   return publicPost(t, `/api/public/booking/${slug}/holds/${holdId}/confirm`, { code }, ip)
 }
 
-/** The code in the message queued for a hold (as the Sandbox Outbox shows its text). */
+/**
+ * The code of the message queued for a hold, as the send job puts it back into the stored
+ * (masked) text with the secrets keyring, and an admin's development Sandbox Outbox shows it.
+ */
 export async function codeOf(db: AppDb, holdId: string): Promise<string> {
-  const [row] = await queryRows<{ content: string }>(
+  const [row] = await queryRows<{
+    hospital_id: string
+    content: string
+    metadata: Record<string, unknown>
+  }>(
     db,
-    sql`select content from communications where booking_hold_id = ${holdId}`,
+    sql`select hospital_id, content, metadata from communications where booking_hold_id = ${holdId}`,
   )
-  const code = row?.content.match(/\b\d{6}\b/)?.[0]
-  if (!code) throw new Error(`no code message for hold ${holdId}`)
+  if (!row) throw new Error(`no code message for hold ${holdId}`)
+  const text = revealBookingCode({
+    hospitalId: row.hospital_id,
+    bookingHoldId: holdId,
+    content: row.content,
+    metadata: row.metadata,
+  })
+  const code = /^(\d{6}) is your code/.exec(text)?.[1]
+  if (!code) throw new Error(`no code in the message of hold ${holdId}`)
   return code
+}
+
+/** Starts the hospital's hourly count of codes afresh (tests that send many). */
+export async function resetHospitalCodes(db: AppDb, hospitalId: string): Promise<void> {
+  await db.execute(sql`delete from rate_limit_hits where key = ${hospitalCodesKey(hospitalId)}`)
 }
 
 /** Another 6-digit code than `code`. */

@@ -18,9 +18,13 @@ import { hospitalBySlug, hospitalDoctors, pageSettings } from './booking.queries
 
 /**
  * POST /api/public/booking/:slug/holds/:id/confirm: the visitor's code. Right, within the hold's
- * 5 minutes and 5 tries: the patient with that mobile (or a new one) is booked through
- * createAppointmentInTx (source 'online', scheduled) and the hold marked confirmed. A wrong code
- * counts a try, committed before the 400 is answered.
+ * 5 minutes and 5 tries: the patient with that mobile and that name (or a new one) is booked
+ * through createAppointmentInTx (source 'online', scheduled) and the hold marked confirmed. A
+ * wrong code counts a try, committed before the 400 is answered.
+ *
+ * A code proves the visitor holds the mobile, not who they are (issue 39, item 11): a mobile
+ * alone never attaches the booking to a stored patient (a shared family phone, a reassigned
+ * number), and the answer names only what the visitor typed, never a stored name.
  */
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
 
@@ -125,7 +129,8 @@ export async function confirmBooking(opts: {
           hospitalName: hospital.name,
           serviceName: hold.serviceName,
           doctorName: doctorLabel(doctorName),
-          patientName: patient.name,
+          // What the visitor typed: a stored name is never shown on the public page.
+          patientName: h.name,
           startsAt: h.startsAt.toISOString(),
           endsAt: h.endsAt.toISOString(),
           dateLabel: formatDate(h.startsAt, hospital.timeZone),
@@ -141,20 +146,26 @@ export async function confirmBooking(opts: {
   throw new AppError('VALIDATION', message, [{ path: 'code', message }])
 }
 
+/** A name as compared: Unicode-normalised, case and spaces ignored ('Priya  deshmukh'). */
+export const comparableName = (name: string) =>
+  name.normalize('NFKC').toLocaleLowerCase('en-IN').replace(/\s+/gu, '')
+
 /**
- * The patient a booking is for: one with this mobile (the one with the same name first, else
- * the oldest), or a new patient (plan limit, number by trigger, audit with no actor).
+ * The patient a booking is for: the oldest with this mobile and the same name (comparableName),
+ * else a new patient (plan limit, number by trigger, audit with no actor), even when others
+ * have this mobile.
  */
 async function patientForBooking(
   tx: Tx,
   o: { hospitalId: string; name: string; phone: string; limit: number | null },
 ): Promise<{ id: string; name: string; created: boolean }> {
-  const [existing] = await tx
+  const sameMobile = await tx
     .select({ id: patients.id, name: patients.name })
     .from(patients)
     .where(eq(patients.phone, o.phone))
-    .orderBy(sql`lower(${patients.name}) = lower(${o.name}) desc`, asc(patients.createdAt))
-    .limit(1)
+    .orderBy(asc(patients.createdAt), asc(patients.id))
+  const typed = comparableName(o.name)
+  const existing = sameMobile.find((p) => comparableName(p.name) === typed)
   if (existing) return { ...existing, created: false }
   if (o.limit !== null) {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${o.hospitalId}))`)

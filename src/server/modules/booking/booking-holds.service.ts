@@ -9,13 +9,18 @@ import { bookingHolds } from '../../db/schema/appointments'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { optedOut } from '../messaging/consent'
+import { hospitalSending } from '../messaging/rules'
 import { queueMessage } from '../messaging/send.service'
 import {
   bookingCodeText,
+  CODE_MASK,
   type CodeKey,
+  deriveBookingCode,
   hashBookingCode,
   maskedPhone,
-  newBookingCode,
+  mobileQuotaKey,
+  unmatchableCodeHash,
 } from './booking-code'
 import { takeHoldQuota } from './booking-limits'
 import { slotProblem } from './booking-slots'
@@ -35,6 +40,12 @@ import { doctorsFor } from './booking.service'
  * one-time code through the messaging outbox. Two visitors never hold one slot: holds of a
  * doctor are serialised by a transaction-scoped advisory lock on (hospital, doctor), and the
  * check for active appointments and live holds runs under it.
+ *
+ * The answer tells nothing about the mobile number (issue 39, item 9): for a number that does
+ * not receive this clinic's messages on the channel (opted out, or erased: erasure withdraws
+ * every consent) the slot is held and answered exactly as for any other, but no code is sent and
+ * the hold keeps neither the name nor the number (it can never be confirmed). Every refusal that
+ * could depend on the number is decided from the hospital alone, before that.
  */
 type HoldInput = z.output<typeof createBookingHoldInput>
 
@@ -67,23 +78,18 @@ async function freeDoctor(
   return null
 }
 
-/** The outbox's refusals, said for a visitor. */
-function visitorError(error: unknown, channel: HoldInput['channel']): unknown {
+export const NO_WHATSAPP_CODES = 'This clinic cannot send codes by WhatsApp yet. Please choose SMS.'
+export const CODE_NOT_SENT =
+  'We could not send a code just now. Please try again in a minute, or call the clinic.'
+
+/**
+ * The outbox's refusals, said for a visitor. An opt-out recorded between the hold's own check
+ * and the send (a race) gets the same words as any failure to send: never "opted out".
+ */
+function visitorError(error: unknown): unknown {
   if (!(error instanceof AppError)) return error
-  if (error.code === 'OPTED_OUT') {
-    const other = channel === 'sms' ? 'WhatsApp' : 'SMS'
-    const label = channel === 'sms' ? 'SMS' : 'WhatsApp'
-    return new AppError(
-      'OPTED_OUT',
-      `This mobile number has opted out of ${label} messages from this clinic. Choose ${other}, or call the clinic.`,
-    )
-  }
-  if (error.code === 'OUTSIDE_WINDOW') {
-    return new AppError(
-      'OUTSIDE_WINDOW',
-      'This clinic cannot send codes by WhatsApp yet. Please choose SMS.',
-    )
-  }
+  if (error.code === 'OUTSIDE_WINDOW') return new AppError('OUTSIDE_WINDOW', NO_WHATSAPP_CODES)
+  if (error.code === 'OPTED_OUT') return new AppError('CONFLICT', CODE_NOT_SENT)
   return error
 }
 
@@ -99,14 +105,17 @@ export async function createBookingHold(opts: {
   const now = opts.now ?? new Date()
   const hospital = await hospitalBySlug(db, opts.slug)
   const allDoctors = await hospitalDoctors(db, hospital.id)
-  const giveBack = await takeHoldQuota(db, { ip: opts.ip, phone: input.phone })
+  await takeHoldQuota(db, {
+    ip: opts.ip,
+    mobileKey: mobileQuotaKey(opts.codeKey, input.phone),
+    hospitalId: hospital.id,
+  })
   try {
     return await withTenant(db, { hospitalId: hospital.id, userId: null }, (tx) =>
       holdInTx(tx, { ...opts, hospital, allDoctors, now }),
     )
   } catch (error) {
-    await giveBack()
-    throw visitorError(error, input.channel)
+    throw visitorError(error)
   }
 }
 
@@ -135,6 +144,14 @@ async function holdInTx(
   })
   if (problem) throw new AppError('VALIDATION', problem, [{ path: 'startsAt', message: problem }])
   const slot = { start, end: new Date(start.getTime() + service.durationMinutes * MINUTE) }
+  // A WhatsApp code needs the sandbox: a real provider would take it only from a number that
+  // wrote to the clinic in the last 24 hours, and saying so would tell who did.
+  if (input.channel === 'whatsapp') {
+    const sending = await hospitalSending(tx, hospital)
+    if (sending.providers.whatsapp !== 'sandbox') {
+      throw new AppError('OUTSIDE_WINDOW', NO_WHATSAPP_CODES)
+    }
+  }
   const doctorId = await freeDoctor(tx, hospital.id, candidates, slot)
   if (!doctorId) {
     throw new AppError(
@@ -143,41 +160,52 @@ async function holdInTx(
     )
   }
   const id = randomUUID()
-  const code = newBookingCode()
+  const ref = { hospitalId: hospital.id, id }
+  const receives = !(await optedOut(tx, input.channel, [input.phone])).has(input.phone)
+  const derived = receives ? deriveBookingCode(ref) : null
+  if (receives && !derived) throw new AppError('INTERNAL', 'The booking code key is missing')
   const [hold] = await tx
     .insert(bookingHolds)
     .values({
-      hospitalId: hospital.id,
-      id,
+      ...ref,
       doctorId,
       serviceId: service.id,
       startsAt: slot.start,
       endsAt: slot.end,
-      name: input.name,
-      phone: input.phone,
+      // Nothing personal is kept for a number that receives no code.
+      name: derived ? input.name : '',
+      phone: derived ? input.phone : '',
       channel: input.channel,
-      codeHash: hashBookingCode(o.codeKey, { hospitalId: hospital.id, id }, code),
+      codeHash: derived
+        ? hashBookingCode(o.codeKey, ref, derived.code)
+        : unmatchableCodeHash(o.codeKey, ref),
       expiresAt: sql`now() + make_interval(mins => ${BOOKING_HOLD_MINUTES})`,
     })
     .returning({ expiresAt: bookingHolds.expiresAt })
   if (!hold) throw new AppError('INTERNAL', 'The hold was not saved')
-  await queueMessage(tx, {
-    hospitalId: hospital.id,
-    userId: null,
-    channel: input.channel,
-    content: bookingCodeText(code, hospital.name, BOOKING_HOLD_MINUTES),
-    to: { name: input.name, address: input.phone, bookingHoldId: id },
-    hospital: { name: hospital.name, timeZone: hospital.timeZone },
-    metadata: { purpose: 'booking_code' },
-  })
+  if (derived) {
+    await queueMessage(tx, {
+      hospitalId: hospital.id,
+      userId: null,
+      channel: input.channel,
+      // Stored masked: the send job puts the code back in (revealBookingCode).
+      content: bookingCodeText(CODE_MASK, hospital.name, BOOKING_HOLD_MINUTES),
+      to: { name: input.name, address: input.phone, bookingHoldId: id },
+      hospital: { name: hospital.name, timeZone: hospital.timeZone },
+      metadata: { purpose: 'booking_code', codeKeyId: derived.keyId },
+    })
+  }
   const doctor = o.allDoctors.find((d) => d.id === doctorId)
+  const held = `held ${slotText(slot.start, slot.end, hospital.timeZone)} with ${doctor?.name ?? 'a doctor'}`
   await recordAudit(tx, {
     hospitalId: hospital.id,
     actorUserId: null,
     action: 'booking.held',
     entityType: 'booking_hold',
     entityId: id,
-    summary: `Online booking: held ${slotText(slot.start, slot.end, hospital.timeZone)} with ${doctor?.name ?? 'a doctor'} for ${input.name}`,
+    summary: derived
+      ? `Online booking: ${held} for ${input.name}`
+      : `Online booking: ${held}; no code sent (the number does not take ${input.channel === 'sms' ? 'SMS' : 'WhatsApp'} messages from this clinic)`,
   })
   return {
     holdId: id,

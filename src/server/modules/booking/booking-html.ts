@@ -78,7 +78,7 @@ export function renderBookingHtml(
     ...(opts.signedOut ? ['<meta name="arogya-session" content="none" />'] : []),
     ...(page.data
       ? [
-          `<script id="booking-data" type="application/json">${JSON.stringify(page.data).replace(/</g, '\\u003c')}</script>`,
+          `<script id="booking-data" type="application/json">${JSON.stringify(page.data).replace(/</g, () => '\\u003c')}</script>`,
         ]
       : []),
     ...(opts.signedOut
@@ -88,14 +88,16 @@ export function renderBookingHtml(
       : []),
   ]
   const root = page.data ? bookingHeaderHtml(page.data.hospital) : ''
+  // Replacer functions, never replacement strings: in those `$'`, `$&` or `$1` in a hospital's
+  // name or texts would pull in other parts of the page (issue 39, item 16).
   return template
-    .replace('<div id="root"></div>', `<div id="root">${root}</div>`)
-    .replace(/<title>[\s\S]*?<\/title>/, `<title>${escapeHtml(page.title)}</title>`)
+    .replace('<div id="root"></div>', () => `<div id="root">${root}</div>`)
+    .replace(/<title>[\s\S]*?<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
     .replace(
       /<meta\s+name="description"[\s\S]*?\/?>/,
-      `<meta name="description" content="${escapeHtml(page.description)}" />`,
+      () => `<meta name="description" content="${escapeHtml(page.description)}" />`,
     )
-    .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`)
+    .replace('</head>', () => `  ${tags.join('\n    ')}\n  </head>`)
 }
 
 /** The page's data when it is on; null when it is off or the slug unknown. */

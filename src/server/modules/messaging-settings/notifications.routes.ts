@@ -4,7 +4,8 @@ import {
   remindersQuery,
   saveNotificationSettingsInput,
 } from '../../../shared/schemas/messaging-reminders'
-import { actingMember, requirePermission } from '../../auth/access'
+import { can } from '../../../shared/permissions'
+import { actingMember, member, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
 import { getNotifications, saveNotifications } from './notifications.service'
@@ -16,7 +17,14 @@ import { sendReminder } from './send-reminder.service'
  * Settings → Notifications (members read, admins save), its Pending Reminders card with Send
  * Now (anyone who may message leads), and the Sandbox Outbox (members who read leads).
  */
-export function notificationsRoutes(app: FastifyInstance, deps: { db: AppDb }): void {
+export function notificationsRoutes(
+  app: FastifyInstance,
+  deps: {
+    db: AppDb
+    /** Development or demo server: admins see booking codes in the Sandbox Outbox. */
+    revealSandboxCodes?: boolean | undefined
+  },
+): void {
   const { db } = deps
   const read = { config: requirePermission('leads:read') }
   const write = { config: requirePermission('leads:write') }
@@ -41,5 +49,11 @@ export function notificationsRoutes(app: FastifyInstance, deps: { db: AppDb }): 
     return reply.code(202).send(await sendReminder({ db, ...actingMember(req), id }))
   })
 
-  app.get('/api/sandbox-outbox', read, async (req) => sandboxOutbox({ db, ...actingMember(req) }))
+  app.get('/api/sandbox-outbox', read, async (req) =>
+    sandboxOutbox({
+      db,
+      ...actingMember(req),
+      revealCodes: Boolean(deps.revealSandboxCodes) && can(member(req).role, 'hospital:manage'),
+    }),
+  )
 }

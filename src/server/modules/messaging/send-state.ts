@@ -4,6 +4,7 @@ import { communications, leads } from '../../db/schema/leads'
 import { messageTemplates } from '../../db/schema/messaging'
 import { patients } from '../../db/schema/patients'
 import type { OutboundMessage, TemplateRef } from '../../integrations/messaging/provider'
+import { revealBookingCode } from '../booking/booking-code'
 import type { CommunicationRow } from '../leads/leads.rows'
 import { notifyMessage } from './notify'
 import { dltPattern, opensConversation, type TemplateRow } from './rules'
@@ -55,7 +56,8 @@ export function outboundMessage(
     channel,
     to: row.contactAddress ?? '',
     idempotencyKey: row.id,
-    text: row.content,
+    // A booking code is stored masked; only the provider gets it (booking-code.ts).
+    text: revealBookingCode(row),
     ...(channel === 'email' ? { subject } : {}),
     template: templateRef(state, options.hospitalName),
     statusCallbackUrl: options.statusCallbackUrl,
