@@ -140,5 +140,8 @@ export const INVITATION_REVOKED_MESSAGE =
 export const INVITATION_NOT_FOUND_MESSAGE =
   'This invitation link is not valid. Check that you opened the whole link from the email.'
 export const EMAIL_TAKEN_MESSAGE = 'This email already has an Arogya CRM account.'
+/** Issue 39: a platform suspension is never undone by a hospital (invite, accept, activate). */
+export const PLATFORM_SUSPENDED_MESSAGE =
+  'Arogya support suspended this account: only the platform can reactivate it, so the hospital cannot invite it again.'
 export const ALREADY_INVITED_MESSAGE =
   'This email already has a pending invitation. Resend it from the list instead.'

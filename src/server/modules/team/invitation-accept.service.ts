@@ -21,7 +21,7 @@ import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import type { InvitationRow } from './invitations.service'
 import { hashInvitationToken, hospitalIdOfToken } from './invitation-token'
-import { asPlatform, asTenant, emailState, lockTeam, seatUsage } from './team-db'
+import { asPlatform, asTenant, emailState, lockTeam, platformSuspended, seatUsage } from './team-db'
 
 /**
  * The public side of an invitation (no session): the acceptance page looks it up, then the
@@ -100,6 +100,7 @@ export async function acceptInvitation(opts: {
       const row = usable(await findByToken(tx, opts.token))
       const existing = await emailState(tx, row.email)
       if (existing.kind === 'taken') throw new AppError('CONFLICT', EMAIL_TAKEN_MESSAGE)
+      if (existing.kind === 'suspended') throw platformSuspended()
       // The invitation held a seat; should the plan have shrunk since, the limit still holds.
       const usage = await seatUsage(tx, hospitalId, row.id)
       if (usage.activeMembers + usage.pendingInvitations >= usage.maxUsers)

@@ -18,7 +18,14 @@ import {
   invitationUrl,
   newInvitationToken,
 } from './invitation-token'
-import { asTenant, assertSeatFree, emailState, lockTeam, seatUsage } from './team-db'
+import {
+  asTenant,
+  assertSeatFree,
+  emailState,
+  lockTeam,
+  platformSuspended,
+  seatUsage,
+} from './team-db'
 
 export type InvitationRow = typeof invitations.$inferSelect
 
@@ -71,7 +78,9 @@ export async function createInvitation(
   const { token, hash } = newInvitationToken(opts.hospitalId)
   const { row, hospitalName } = await withPlatform(opts.db, async (tx) => {
     await lockTeam(tx, opts.hospitalId)
-    if ((await emailState(tx, opts.email)).kind === 'taken') throw emailTaken()
+    const existing = await emailState(tx, opts.email)
+    if (existing.kind === 'taken') throw emailTaken()
+    if (existing.kind === 'suspended') throw platformSuspended()
     const usage = await seatUsage(tx, opts.hospitalId)
     await asTenant(tx, opts.hospitalId)
     // An expired invitation of this address gives way to the new one.

@@ -1,5 +1,5 @@
 import { and, count, eq, gt, isNull, ne, sql } from 'drizzle-orm'
-import { userLimitMessage } from '../../../shared/schemas/team'
+import { PLATFORM_SUSPENDED_MESSAGE, userLimitMessage } from '../../../shared/schemas/team'
 import type { Tx } from '../../db/client'
 import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
@@ -97,15 +97,29 @@ export function assertSeatFree(usage: SeatUsage): void {
     throw new AppError('CONFLICT', userLimitMessage(usage.maxUsers))
 }
 
+/** The ban reason a hospital admin's suspension stores (Team: Suspend). */
+export const HOSPITAL_SUSPENSION_REASON = 'Suspended by the hospital admin'
+
+/**
+ * A suspension the platform made (Super Admin's users, or better-auth's ban-user with any
+ * reason): every ban but the hospital's own. A hospital never lifts one.
+ */
+export const suspendedByPlatform = (u: { banned: boolean; banReason: string | null }) =>
+  u.banned && u.banReason !== HOSPITAL_SUSPENSION_REASON
+
 /**
  * The account that already uses this email (platform mode): 'free' when none; 'rejoin' when it
  * is a removed member (no hospital, deactivated, not a platform account), who may be invited
- * again and gets a new password on accepting; 'taken' otherwise.
+ * again and gets a new password on accepting; 'suspended' when the platform suspended it (a
+ * hospital never undoes that: no invitation, no acceptance, whatever the account's state);
+ * 'taken' otherwise.
  */
 export async function emailState(
   tx: Tx,
   email: string,
-): Promise<{ kind: 'free' } | { kind: 'rejoin'; userId: string } | { kind: 'taken' }> {
+): Promise<
+  { kind: 'free' } | { kind: 'rejoin'; userId: string } | { kind: 'taken' } | { kind: 'suspended' }
+> {
   const [row] = await tx
     .select({
       id: user.id,
@@ -113,11 +127,20 @@ export async function emailState(
       isActive: user.isActive,
       isSuperAdmin: user.isSuperAdmin,
       role: user.role,
+      banned: user.banned,
+      banReason: user.banReason,
     })
     .from(user)
     .where(eq(user.email, email))
   if (!row) return { kind: 'free' }
+  if (suspendedByPlatform(row)) return { kind: 'suspended' }
   if (!row.hospitalId && !row.isActive && !row.isSuperAdmin && row.role !== 'super_admin')
     return { kind: 'rejoin', userId: row.id }
   return { kind: 'taken' }
 }
+
+/** The 409 for an address the platform suspended (invitation or acceptance). */
+export const platformSuspended = () =>
+  new AppError('CONFLICT', PLATFORM_SUSPENDED_MESSAGE, [
+    { path: 'email', message: PLATFORM_SUSPENDED_MESSAGE },
+  ])

@@ -14,15 +14,16 @@ import { invitations } from '../../db/schema/team'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
-import { PLATFORM_SUSPENSION_REASON } from '../platform/users.service'
 import { toInvitation } from './invitations.service'
 import {
   activeMemberOf,
   asPlatform,
   asTenant,
   assertSeatFree,
+  HOSPITAL_SUSPENSION_REASON,
   lockTeam,
   seatUsage,
+  suspendedByPlatform,
 } from './team-db'
 
 export interface TeamOptions {
@@ -46,7 +47,6 @@ const memberColumns = {
   banReason: user.banReason,
   createdAt: user.createdAt,
 }
-
 
 /** GET /api/team: members (name order), open invitations (newest first) and the seats in use. */
 export async function listTeam(opts: TeamOptions): Promise<Team> {
@@ -171,7 +171,7 @@ export async function updateMember(
     const suspend = status === 'suspended' && !wasSuspended
     const activate = status === 'active' && wasSuspended
     if (demote || suspend) await assertAnotherAdmin(tx, opts.hospitalId, before)
-    if (activate && (!before.isActive || before.banReason === PLATFORM_SUSPENSION_REASON))
+    if (activate && (!before.isActive || suspendedByPlatform(before)))
       throw new AppError(
         'CONFLICT',
         `${before.name} was suspended by Arogya support; only the platform can reactivate them`,
@@ -179,7 +179,7 @@ export async function updateMember(
     if (activate) assertSeatFree(await seatUsage(tx, opts.hospitalId))
     const set: Partial<typeof user.$inferInsert> = {}
     if (role !== undefined && role !== before.role) set.role = role
-    if (suspend) Object.assign(set, { banned: true, banReason: 'Suspended by the hospital admin' })
+    if (suspend) Object.assign(set, { banned: true, banReason: HOSPITAL_SUSPENSION_REASON })
     if (activate)
       Object.assign(set, { banned: false, banReason: null, banExpires: null, isActive: true })
     if (Object.keys(set).length) {
