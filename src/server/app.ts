@@ -265,6 +265,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
     urls: options.messagingProviders,
     metaGraph: options.metaGraph,
+    mailer,
   })
   const messagingHub = await createMessagingHub({
     database: options.database,

@@ -7,6 +7,7 @@ import { appSecretProof } from '../../src/server/integrations/meta/graph'
 import { expectError, issuePaths } from '../support/http'
 import { login } from '../support/login'
 import { metaCall } from '../support/meta'
+import { configureMessaging } from '../support/messaging-webhooks'
 import {
   createTestApp,
   demoEmail,
@@ -23,6 +24,7 @@ import { z } from 'zod'
 const WABA = '1029384756'
 const TOKEN = 'EAAG-meta-access-token-for-tests-WXYZ'
 const APP_SECRET = 'meta-app-secret-0123456789'
+const PHONE_ID = '5550001112223'
 const list = z.object({ templates: z.array(messageTemplate.strict()) })
 
 let t: TestApp
@@ -42,6 +44,15 @@ beforeAll(async () => {
       req.headers.authorization === `Bearer ${TOKEN}` &&
       url.searchParams.get('appsecret_proof') === appSecretProof(TOKEN, APP_SECRET)
     res.setHeader('content-type', 'application/json')
+    // Settings' save proves the WhatsApp ids (issue 39): the number, and the account's numbers.
+    if (okAuth && url.pathname === `/v23.0/${PHONE_ID}`) {
+      res.end(JSON.stringify({ id: PHONE_ID, display_phone_number: '+91 20 5550 0011' }))
+      return
+    }
+    if (okAuth && url.pathname === `/v23.0/${WABA}/phone_numbers`) {
+      res.end(JSON.stringify({ data: [{ id: PHONE_ID }], paging: { cursors: { after: 'a' } } }))
+      return
+    }
     if (url.pathname !== `/v23.0/${WABA}/message_templates` || !okAuth) {
       res.statusCode = 400
       res.end(JSON.stringify({ error: { message: 'Invalid OAuth access token', code: 190 } }))
@@ -290,7 +301,7 @@ describe('resync', () => {
     const put = await call(admin, 'PUT', '/api/settings/messaging', {
       whatsapp: {
         provider: 'meta',
-        settings: { phoneNumberId: '5550001112223', businessAccountId: WABA },
+        settings: { phoneNumberId: PHONE_ID, businessAccountId: WABA },
         secrets: { accessToken: TOKEN, appSecret: APP_SECRET },
       },
     })
@@ -339,12 +350,21 @@ describe('resync', () => {
       entity_type: 'message_template',
       summary: 'WhatsApp template approvals resynced from meta: 3 changed',
     })
-    // A refused token is Meta's error, not a 500.
-    await call(admin, 'PUT', '/api/settings/messaging', {
+    // A refused token is Meta's error, not a 500. Settings no longer saves a token Meta refuses
+    // (issue 39: the ids are proven with it), so the token is revoked after it was saved.
+    const revoked = {
       whatsapp: {
         provider: 'meta',
         settings: {},
         secrets: { accessToken: 'EAAG-revoked-token-000' },
+      },
+    }
+    expectError(await call(admin, 'PUT', '/api/settings/messaging', revoked), 400, 'BAD_REQUEST')
+    await configureMessaging(t.db, await hospitalIdOf(t.db, 'sanjeevani'), {
+      whatsapp: {
+        provider: 'meta',
+        settings: { phoneNumberId: PHONE_ID, businessAccountId: WABA },
+        secrets: { accessToken: 'EAAG-revoked-token-000', appSecret: APP_SECRET },
       },
     })
     const refused = expectError(

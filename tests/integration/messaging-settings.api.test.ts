@@ -237,31 +237,19 @@ describe('messaging connections', () => {
     expectError(await metaCall(t.app, undefined, 'GET', '/api/settings/messaging'), 401)
   })
 
-  it("routes a Meta phone number id to one hospital: another hospital's is a 409", async () => {
+  it('routes no Meta id while the WhatsApp set-up is on the sandbox (a required field missing)', async () => {
+    // Proven routing itself: messaging-settings-whatsapp-ids.api.test.ts.
     const meta = (phoneNumberId: string) => ({
       whatsapp: { provider: 'meta', settings: { phoneNumberId, businessAccountId: '2233445566' } },
     })
     expect((await put(admin, meta('1098765432101'))).statusCode).toBe(200)
-    const routes = () =>
-      queryRows<{ external_id: string; hospital_id: string }>(
-        t.db,
-        sql`select external_id, hospital_id from messaging_routes where provider = 'meta' order by external_id`,
-      )
-    expect(await routes()).toEqual([{ external_id: '1098765432101', hospital_id: hospitalA }])
-    const taken = expectError(await put(adminB, meta('1098765432101')), 409, 'CONFLICT')
-    expect(taken.message).toMatch(/already connected to another hospital/)
-    // The form shows it on the phone number id field.
-    expect(taken.issues).toEqual([
-      { path: 'whatsapp.settings.phoneNumberId', message: taken.message },
-    ])
-    // Saving again is fine; another number moves the route.
-    expect((await put(admin, meta('1098765432101'))).statusCode).toBe(200)
-    expect((await put(admin, meta('1098765432102'))).statusCode).toBe(200)
-    expect(await routes()).toEqual([{ external_id: '1098765432102', hospital_id: hospitalA }])
     expect((await put(adminB, meta('1098765432101'))).statusCode).toBe(200)
-    // Leaving Meta withdraws the route.
-    expect((await put(admin, { whatsapp: { provider: 'sandbox' } })).statusCode).toBe(200)
-    expect((await routes()).map((r) => r.external_id)).toEqual(['1098765432101'])
+    const routes = await queryRows(
+      t.db,
+      sql`select external_id from messaging_routes where provider in ('meta', 'meta-waba')`,
+    )
+    expect(routes).toEqual([])
+    await put(admin, { whatsapp: { provider: 'sandbox' } })
     await put(adminB, { whatsapp: { provider: 'sandbox' } })
   })
 })

@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import {
+  type FakeMetaNumber,
+  type FakeMetaWhatsapp,
+  startFakeMetaWhatsapp,
+} from '../support/fakes/meta-whatsapp'
 import { expectError } from '../support/http'
 import { newLead, uniqueMobile } from '../support/leads'
 import { browserHeaders, login } from '../support/login'
@@ -23,14 +28,36 @@ let receptionist: string
 const PHONE_ID = '106540352240001'
 const WABA = '419561257910001'
 
+const numbers: Record<string, FakeMetaNumber> = {
+  [PHONE_ID]: {
+    token: 'EAAG-settings-token',
+    appSecret: 'first-app-secret',
+    wabaId: WABA,
+    displayPhoneNumber: '+91 20 2550 0001',
+  },
+}
+let graph: FakeMetaWhatsapp
+
 beforeAll(async () => {
-  t = await createTestApp()
+  // Saving Meta ids proves them with Graph (issue 39): the fake answers as Meta would.
+  graph = await startFakeMetaWhatsapp(numbers)
+  t = await createTestApp({
+    messagingProviders: {
+      twilio: 'http://127.0.0.1:9',
+      msg91: 'http://127.0.0.1:9',
+      sendgrid: 'http://127.0.0.1:9',
+      metaGraph: graph.url,
+      metaGraphVersion: 'v23.0',
+      sandboxDeliveryMs: 0,
+    },
+  })
   hospitalA = await hospitalIdOf(t.db, 'sanjeevani')
   admin = await login(t.app, demoEmail('admin'))
   receptionist = await login(t.app, demoEmail('receptionist'))
 })
 afterAll(async () => {
   await t?.close()
+  await graph?.close()
 })
 
 const save = async (body: unknown) => {
@@ -79,6 +106,9 @@ describe('webhooks after Settings saves the set-up', () => {
     expect((await postWhatsapp(t.app, body('delivered'), 'first-app-secret')).statusCode).toBe(200)
     expect((await messageRow(t.db, id)).status).toBe('delivered')
 
+    // The app secret was reset in Meta's dashboard: the new one proves the same token.
+    const number = numbers[PHONE_ID]
+    if (number) number.appSecret = 'second-app-secret'
     await save({
       whatsapp: {
         provider: 'meta',

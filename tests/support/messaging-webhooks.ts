@@ -5,7 +5,7 @@ import { communications } from '../../src/server/db/schema/leads'
 import { messagingConnections, messagingRoutes } from '../../src/server/db/schema/messaging'
 import { withTenant } from '../../src/server/db/tenant'
 import { twilioSignature } from '../../src/server/integrations/messaging/signatures'
-import { signMetaBody } from '../../src/server/integrations/meta/signature'
+import { signMetaBody, verifyTokenDigest } from '../../src/server/integrations/meta/signature'
 import { forgetWebhookConfig } from '../../src/server/modules/messaging-webhooks/config-cache'
 import { secretContext, storageKey } from '../../src/server/modules/messaging-settings/fields'
 import { encryptSecret } from '../../src/server/secrets/secrets'
@@ -65,11 +65,23 @@ export async function configureMessaging(
       .values(values)
       .onConflictDoUpdate({ target: messagingConnections.hospitalId, set: values })
     await tx.delete(messagingRoutes).where(sql`true`)
+    // As a proven save leaves the index (issue 39): the number with its verify token's digest,
+    // and the business account.
     const phoneNumberId = setup.whatsapp?.settings?.phoneNumberId
+    const businessAccountId = setup.whatsapp?.settings?.businessAccountId
+    const verifyToken = setup.whatsapp?.secrets?.verifyToken
     if (setup.whatsapp?.provider === 'meta' && typeof phoneNumberId === 'string') {
+      await tx.insert(messagingRoutes).values({
+        provider: 'meta',
+        externalId: phoneNumberId,
+        hospitalId,
+        verifyTokenSha256: verifyToken ? verifyTokenDigest(verifyToken) : null,
+      })
+    }
+    if (setup.whatsapp?.provider === 'meta' && typeof businessAccountId === 'string') {
       await tx
         .insert(messagingRoutes)
-        .values({ provider: 'meta', externalId: phoneNumberId, hospitalId })
+        .values({ provider: 'meta-waba', externalId: businessAccountId, hospitalId })
     }
   })
   forgetWebhookConfig(db, hospitalId)

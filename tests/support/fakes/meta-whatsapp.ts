@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { appSecretProof } from '../../../src/server/integrations/meta/graph'
 import { signMetaBody } from '../../../src/server/integrations/meta/signature'
 import { operationValidator, schemaValidator } from './contract'
 import {
@@ -15,7 +16,8 @@ import {
  * against Meta's official OpenAPI file (business-messaging-api_v23.0.yaml: the headers, and the
  * body against the Message schema its discriminator names for `type`, template components and
  * parameters likewise) and refused with Graph's error body (code 100) when off-contract. Status
- * webhooks carry biz_opaque_callback_data and are signed with X-Hub-Signature-256.
+ * webhooks carry biz_opaque_callback_data and are signed with X-Hub-Signature-256. The proof
+ * calls of Settings' save (GET a number, GET a business account's numbers) answer as Graph does.
  */
 
 const file = 'meta-whatsapp/business-messaging-api_v23.0.yaml' as const
@@ -83,7 +85,58 @@ export async function startFakeMetaWhatsapp(
   const messages: FakeMetaMessage[] = []
   const acceptedTo = new Map<string, number>()
 
+  const phoneOp = operationValidator(file, '/{Version}/{Phone-Number-ID}', 'get')
+  const listOp = operationValidator(file, '/{Version}/{WABA-ID}/phone_numbers', 'get')
+
+  /**
+   * The proof calls (issue 39): GET /{phone-number-id} and GET /{waba-id}/phone_numbers with a
+   * number's token, as Meta answers them: an unknown token is 190; a valid token of another
+   * business gets Graph's code 100 "Unsupported get request"; a wrong appsecret_proof is code 100
+   * "Invalid appsecret_proof provided in the API argument".
+   */
+  function proofAnswer(req: RecordedRequest): Answer | null {
+    if (req.method !== 'GET') return null
+    const one = /^\/(v\d{1,3}\.\d{1,2})\/([^/]+)$/.exec(req.path)
+    const list = /^\/(v\d{1,3}\.\d{1,2})\/([^/]+)\/phone_numbers$/.exec(req.path)
+    const match = one ?? list
+    if (!match?.[1] || !match[2]) return null
+    const id = decodeURIComponent(match[2])
+    const query = Object.fromEntries(req.query)
+    const header = { ...req.headers } as Record<string, string | undefined>
+    const problems = one
+      ? phoneOp.params({ path: { Version: match[1], 'Phone-Number-ID': id }, query, header })
+      : listOp.params({ path: { Version: match[1], 'WABA-ID': id }, query, header })
+    if (problems.length) return refuse(req, problems)
+    const bearer = /^Bearer (.+)$/.exec(req.headers.authorization ?? '')?.[1]
+    const holder = Object.values(numbers).find((n) => n.token === bearer)
+    if (!holder)
+      return graphError(401, 190, 'Invalid OAuth access token - Cannot parse access token')
+    const proof = req.query.get('appsecret_proof')
+    if (proof !== null && proof !== appSecretProof(holder.token, holder.appSecret))
+      return graphError(400, 100, 'Invalid appsecret_proof provided in the API argument')
+    const unsupported = graphError(
+      400,
+      100,
+      `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`,
+    )
+    if (one) {
+      const number = numbers[id]
+      if (!number || number.wabaId !== holder.wabaId) return unsupported
+      return {
+        status: 200,
+        body: { id, display_phone_number: number.displayPhoneNumber, verified_name: 'Test Clinic' },
+      }
+    }
+    if (id !== holder.wabaId) return unsupported
+    const data = Object.entries(numbers)
+      .filter(([, n]) => n.wabaId === id)
+      .map(([phoneId, n]) => ({ id: phoneId, display_phone_number: n.displayPhoneNumber }))
+    return { status: 200, body: { data, paging: { cursors: { before: 'QVFI', after: 'QVFJ' } } } }
+  }
+
   const fake = await startHttpFake((req, take) => {
+    const proofOutcome = proofAnswer(req)
+    if (proofOutcome) return proofOutcome
     const match = /^\/(v\d{1,3}\.\d{1,2})\/([^/]+)\/messages$/.exec(req.path)
     if (!match?.[1] || !match[2] || req.method !== 'POST')
       return graphError(400, 100, 'Unsupported request: unknown path')

@@ -73,10 +73,19 @@ export const messagingConnections = pgTable(
   ],
 )
 
+/** messaging_routes.provider of a WhatsApp Cloud API phone number id. */
+export const WHATSAPP_PHONE_ROUTE = 'meta'
+/** messaging_routes.provider of a WhatsApp Business Account id (template status updates). */
+export const WHATSAPP_ACCOUNT_ROUTE = 'meta-waba'
+
 /**
  * A platform table like meta_pages: routes a provider's own id in a webhook that carries no
- * hospital (the WhatsApp Cloud API's phone_number_id) to its hospital. Read by app_platform; a
- * hospital writes only its own rows. One hospital per external id.
+ * hospital (the WhatsApp Cloud API's phone_number_id, or the business account id of a template
+ * status update) to its hospital: the index of proven WhatsApp ids (issue 39, drizzle/0039).
+ * A row is written when the hospital's own access token proved the id with Meta's Graph API;
+ * one hospital per external id, moved only by another hospital's fresh proof. Read and moved by
+ * app_platform; a hospital writes only its own rows. verify_token_sha256 (on the phone number's
+ * row) finds the hospital of a subscription handshake without decrypting any secret.
  */
 export const messagingRoutes = pgTable(
   'messaging_routes',
@@ -85,11 +94,18 @@ export const messagingRoutes = pgTable(
     externalId: text('external_id').notNull(),
     hospitalId: uuid('hospital_id').notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+    verifyTokenSha256: text('verify_token_sha256'),
+    claimedAt: timestamp('claimed_at', { withTimezone: true }).notNull().defaultNow(),
+    /** Null for a route saved before ids were proven (drizzle/0039). */
+    lastProvenAt: timestamp('last_proven_at', { withTimezone: true }),
   },
   (t) => [
     primaryKey({ columns: [t.provider, t.externalId] }),
     foreignKey({ columns: [t.hospitalId], foreignColumns: [hospitals.id] }).onDelete('cascade'),
     index('messaging_routes_hospital_idx').on(t.hospitalId),
+    index('messaging_routes_verify_token_idx')
+      .on(t.verifyTokenSha256)
+      .where(sql`verify_token_sha256 is not null`),
   ],
 )
 

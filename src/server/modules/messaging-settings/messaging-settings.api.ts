@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppDb } from '../../db/client'
+import type { Mailer } from '../../integrations/email/mailer'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
 import { messagingSettingsRoutes } from './messaging-settings.routes'
 import { notificationsRoutes } from './notifications.routes'
@@ -12,6 +13,8 @@ export interface MessagingSettingsApiDeps {
   urls?: ProviderUrls | undefined
   /** Meta's Graph API as the app was given it (used when `urls` is not). */
   metaGraph?: { baseUrl: string; version: string } | undefined
+  /** Tells another hospital's admins when a WhatsApp id they held is proven here (issue 39). */
+  mailer?: Mailer | undefined
 }
 
 /** The providers' own addresses, for an app built without env's (some tests). */
@@ -35,7 +38,7 @@ export function defaultProviderUrls(metaGraph?: {
  */
 export function messagingSettingsApi(app: FastifyInstance, deps: MessagingSettingsApiDeps): void {
   const urls = deps.urls ?? defaultProviderUrls(deps.metaGraph)
-  messagingSettingsRoutes(app, { db: deps.db, baseURL: deps.baseURL, urls })
+  messagingSettingsRoutes(app, { db: deps.db, baseURL: deps.baseURL, urls, mailer: deps.mailer })
   templatesRoutes(app, { db: deps.db, urls })
   notificationsRoutes(app, { db: deps.db })
 }

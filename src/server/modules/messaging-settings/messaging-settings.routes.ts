@@ -6,6 +6,7 @@ import {
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import type { Mailer } from '../../integrations/email/mailer'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
 import { getMessagingSettings, saveMessagingSettings } from './settings.service'
 import { testSend } from './test-send.service'
@@ -16,6 +17,8 @@ export interface MessagingSettingsDeps {
   baseURL?: string | undefined
   /** Where the providers live (env; tests point them at the fakes). */
   urls: ProviderUrls
+  /** Tells another hospital's admins when a WhatsApp id they held is proven here. */
+  mailer?: Mailer | undefined
 }
 
 /**
@@ -34,7 +37,9 @@ export function messagingSettingsRoutes(app: FastifyInstance, deps: MessagingSet
 
   app.put('/api/settings/messaging', manage, async (req) => {
     const values = parse(saveMessagingSettingsInput, req.body)
-    return saveMessagingSettings({ db, baseUrl, ...actingMember(req), values })
+    const graph = { baseUrl: urls.metaGraph, version: urls.metaGraphVersion }
+    const { mailer } = deps
+    return saveMessagingSettings({ db, baseUrl, graph, mailer, ...actingMember(req), values })
   })
 
   app.post('/api/settings/messaging/test', manage, async (req) => {

@@ -1,17 +1,19 @@
-import { and, eq, ne } from 'drizzle-orm'
 import type { MessageChannel } from '../../../shared/messaging'
 import type {
   MessagingChannelView,
   MessagingSettingsView,
   SaveMessagingSettingsInput,
 } from '../../../shared/schemas/messaging-settings'
-import type { AppDb, Tx } from '../../db/client'
-import { messagingConnections, messagingRoutes } from '../../db/schema/messaging'
+import type { AppDb } from '../../db/client'
+import { messagingConnections } from '../../db/schema/messaging'
 import { withTenant } from '../../db/tenant'
-import { AppError } from '../../http/app-error'
+import type { Mailer } from '../../integrations/email/mailer'
+import type { GraphEndpoint } from '../../integrations/whatsapp-cloud/prove-ids'
+import { assertSmtpSettingsAllowed } from '../../integrations/smtp/smtp-host'
 import { encryptSecret, secretHint } from '../../secrets/secrets'
 import { recordAudit } from '../audit/audit.service'
 import { announceSettingsChanged, forgetWebhookConfig } from '../messaging-webhooks/config-cache'
+import { forgetWhatsappRoutes } from '../messaging-webhooks/meta-routing'
 import {
   channelValues,
   type ConnectionRow,
@@ -20,6 +22,7 @@ import {
   readConnectionRow,
 } from './connection.service'
 import { fieldsOf, secretContext, storageKey } from './fields'
+import { proveBeforeSave, routeWhatsappIds, takeOver } from './whatsapp-ids'
 
 export interface SettingsOptions {
   db: AppDb
@@ -30,10 +33,14 @@ export interface SettingsOptions {
   baseUrl: string
 }
 
-const channels: readonly MessageChannel[] = ['whatsapp', 'sms', 'email']
+/** What a save needs beyond reading: Meta's Graph API (WhatsApp ids are proven) and the mailer. */
+export interface SaveDeps {
+  graph: GraphEndpoint
+  /** Tells another hospital's admins that a proven WhatsApp id left them (none: no email). */
+  mailer?: Mailer | undefined
+}
 
-export const PHONE_NUMBER_TAKEN_MESSAGE =
-  'This WhatsApp phone number ID is already connected to another hospital. Each number can belong to one hospital only: check the ID in WhatsApp Manager, or ask the platform administrator.'
+const channels: readonly MessageChannel[] = ['whatsapp', 'sms', 'email']
 
 function channelView(row: ConnectionRow | undefined, hospitalId: string, channel: MessageChannel) {
   const c = channelValues(row, hospitalId, channel)
@@ -127,16 +134,19 @@ function apply(
 
 /**
  * PUT /api/settings/messaging (admins). A channel left out is unchanged. Secrets are encrypted
- * per hospital and field; the audit row names the changed fields, never a value. A Meta phone
- * number id is routed to this hospital (messaging_routes) for the WhatsApp webhook: one already
- * routed to another hospital is a 409. Every instance drops its cached webhook secrets of the
- * hospital (S-webhooks' config cache: at once here, by NOTIFY elsewhere).
+ * per hospital and field; the audit row names the changed fields, never a value. Meta WhatsApp
+ * ids are proven with Graph first (whatsapp-ids.ts: a refusal is a 400 on the field and nothing
+ * is saved) and routed to this hospital for the WhatsApp webhook; one another hospital held is
+ * taken over after the save commits, and that hospital is told. Every instance drops its cached
+ * webhook secrets of the hospital (S-webhooks' config cache: at once here, by NOTIFY elsewhere).
  */
 export async function saveMessagingSettings(
-  opts: SettingsOptions & { values: SaveMessagingSettingsInput },
+  opts: SettingsOptions & SaveDeps & { values: SaveMessagingSettingsInput },
 ): Promise<MessagingSettingsView> {
   const { hospitalId, values } = opts
-  const row = await withTenant(opts.db, opts, async (tx) => {
+  await assertSmtpSettingsAllowed(values.email)
+  const proof = await proveBeforeSave({ ...opts, input: values.whatsapp })
+  const { row, routes } = await withTenant(opts.db, opts, async (tx) => {
     const [locked] = await tx.select().from(messagingConnections).for('update')
     const stored: Stored = {
       settings: new Map(Object.entries(locked?.settings ?? {})),
@@ -169,7 +179,9 @@ export async function saveMessagingSettings(
       .values({ hospitalId, ...changes })
       .onConflictDoUpdate({ target: messagingConnections.hospitalId, set: changes })
       .returning()
-    await routeWhatsappNumber(tx, saved)
+    const routes = saved
+      ? await routeWhatsappIds(tx, saved, proof, values.whatsapp !== undefined, opts)
+      : { elsewhere: [], dropped: [] }
     await recordAudit(tx, {
       hospitalId,
       actorUserId: opts.userId,
@@ -180,43 +192,10 @@ export async function saveMessagingSettings(
       summary: `Messaging settings saved (${summary.join('; ') || 'no changes'})`,
     })
     await announceSettingsChanged(tx, hospitalId)
-    return saved
+    return { row: saved, routes }
   })
   forgetWebhookConfig(opts.db, hospitalId)
+  forgetWhatsappRoutes(opts.db, routes.dropped)
+  if (proof && routes.elsewhere.length) await takeOver(opts, opts, proof, routes.elsewhere)
   return view(row, opts)
-}
-
-/**
- * The hospital's Meta WhatsApp route follows its saved phone number id: another number, another
- * provider or no number withdraws the old route; a number another hospital holds is a 409 (the
- * whole save is rolled back).
- */
-async function routeWhatsappNumber(tx: Tx, row: ConnectionRow | undefined): Promise<void> {
-  if (!row) return
-  const id = row.whatsappProvider === 'meta' ? row.settings['whatsapp.phoneNumberId'] : undefined
-  const phoneNumberId = typeof id === 'string' && id ? id : null
-  const own = and(
-    eq(messagingRoutes.hospitalId, row.hospitalId),
-    eq(messagingRoutes.provider, 'meta'),
-  )
-  await tx
-    .delete(messagingRoutes)
-    .where(phoneNumberId ? and(own, ne(messagingRoutes.externalId, phoneNumberId)) : own)
-  if (!phoneNumberId) return
-  const [inserted] = await tx
-    .insert(messagingRoutes)
-    .values({ provider: 'meta', externalId: phoneNumberId, hospitalId: row.hospitalId })
-    .onConflictDoNothing()
-    .returning({ id: messagingRoutes.externalId })
-  if (inserted) return
-  // Not inserted: the route is this hospital's already (visible under RLS) or another's.
-  const [mine] = await tx
-    .select({ id: messagingRoutes.externalId })
-    .from(messagingRoutes)
-    .where(and(own, eq(messagingRoutes.externalId, phoneNumberId)))
-  if (!mine) {
-    throw new AppError('CONFLICT', PHONE_NUMBER_TAKEN_MESSAGE, [
-      { path: 'whatsapp.settings.phoneNumberId', message: PHONE_NUMBER_TAKEN_MESSAGE },
-    ])
-  }
 }

@@ -1,15 +1,21 @@
 import { and, eq, inArray } from 'drizzle-orm'
 import type { AppDb } from '../../db/client'
-import { messagingRoutes } from '../../db/schema/messaging'
+import {
+  messagingRoutes,
+  WHATSAPP_ACCOUNT_ROUTE,
+  WHATSAPP_PHONE_ROUTE,
+} from '../../db/schema/messaging'
 import { withPlatform } from '../../db/tenant'
-import { sameSecret } from '../../integrations/meta/signature'
-import { webhookConfig } from './config-cache'
+import { sameSecret, verifyTokenDigest } from '../../integrations/meta/signature'
 
 /**
- * Which hospital a WhatsApp Cloud API delivery belongs to. Its changes name the business phone
- * number (metadata.phone_number_id), routed by messaging_routes (provider 'meta', written by
- * Settings when a hospital saves its WhatsApp set-up). Found routes are reused for a few
- * seconds (a busy number then costs no lookup per status callback).
+ * Which hospital a WhatsApp Cloud API delivery belongs to, by the index of proven ids
+ * (messaging_routes, issue 39): its changes name the business phone number
+ * (metadata.phone_number_id, provider 'meta') or, for template status updates, the business
+ * account (provider 'meta-waba'), each written when the hospital's own token proved it with
+ * Graph. Routing reads no hospital's settings; only the one hospital the index names is then
+ * decrypted to check the signature. Found routes are reused for a few seconds (a busy number
+ * then costs no lookup per status callback); a save or takeover drops them on its instance.
  */
 export const META_ROUTE_TTL_MS = 5_000
 type Cached = { hospitalId: string; until: number }
@@ -22,15 +28,33 @@ function cacheOf(db: AppDb): Map<string, Cached> {
 }
 
 /** phone_number_id → hospital id, for the ids that are routed. */
-export async function phoneRoutes(db: AppDb, phoneIds: string[]): Promise<Map<string, string>> {
+export function phoneRoutes(db: AppDb, phoneIds: string[]): Promise<Map<string, string>> {
+  return routesOf(db, WHATSAPP_PHONE_ROUTE, phoneIds)
+}
+
+/** Drops routes from this instance's cache (moved, taken over or withdrawn by a save). */
+export function forgetWhatsappRoutes(db: AppDb, externalIds: string[]): void {
+  const cache = cacheOf(db)
+  for (const id of externalIds) {
+    cache.delete(`${WHATSAPP_PHONE_ROUTE}:${id}`)
+    cache.delete(`${WHATSAPP_ACCOUNT_ROUTE}:${id}`)
+  }
+}
+
+/** external id → hospital id, for the ids of this kind that are routed (cached briefly). */
+async function routesOf(
+  db: AppDb,
+  provider: string,
+  externalIds: string[],
+): Promise<Map<string, string>> {
   const cache = cacheOf(db)
   const now = Date.now()
   const found = new Map<string, string>()
   const missing: string[] = []
-  for (const phoneId of phoneIds) {
-    const hit = cache.get(phoneId)
-    if (hit && hit.until > now) found.set(phoneId, hit.hospitalId)
-    else missing.push(phoneId)
+  for (const id of externalIds) {
+    const hit = cache.get(`${provider}:${id}`)
+    if (hit && hit.until > now) found.set(id, hit.hospitalId)
+    else missing.push(id)
   }
   if (!missing.length) return found
   const rows = await withPlatform(db, (tx) =>
@@ -38,53 +62,52 @@ export async function phoneRoutes(db: AppDb, phoneIds: string[]): Promise<Map<st
       .select({ externalId: messagingRoutes.externalId, hospitalId: messagingRoutes.hospitalId })
       .from(messagingRoutes)
       .where(
-        and(eq(messagingRoutes.provider, 'meta'), inArray(messagingRoutes.externalId, missing)),
+        and(eq(messagingRoutes.provider, provider), inArray(messagingRoutes.externalId, missing)),
       ),
   )
   if (cache.size > 10_000) cache.clear()
   for (const row of rows) {
-    cache.set(row.externalId, { hospitalId: row.hospitalId, until: now + META_ROUTE_TTL_MS })
+    cache.set(`${provider}:${row.externalId}`, {
+      hospitalId: row.hospitalId,
+      until: now + META_ROUTE_TTL_MS,
+    })
     found.set(row.externalId, row.hospitalId)
   }
   return found
 }
 
-/** At most this many hospitals are looked at for a handshake or a template update. */
-const MAX_SCAN = 1_000
-
-/** Hospitals with a routed Meta WhatsApp number (candidates for what names no number). */
-async function metaHospitals(db: AppDb): Promise<string[]> {
-  const rows = await withPlatform(db, (tx) =>
-    tx
-      .selectDistinct({ hospitalId: messagingRoutes.hospitalId })
-      .from(messagingRoutes)
-      .where(eq(messagingRoutes.provider, 'meta'))
-      .limit(MAX_SCAN),
-  )
-  return rows.map((r) => r.hospitalId)
-}
-
 /**
- * The hospital whose WhatsApp Business Account this is (template status updates name only
- * the account). Rare events: the hospitals with a Meta number are read (their set-up cached).
+ * The hospital whose WhatsApp Business Account this is (template status updates name only the
+ * account): its row in the index of proven ids, written when the hospital's token proved the
+ * account with Graph (messaging-settings/whatsapp-ids.ts). No hospital's secret is read.
  */
 export async function hospitalOfBusinessAccount(
   db: AppDb,
   businessAccountId: string,
 ): Promise<string | null> {
-  for (const hospitalId of await metaHospitals(db)) {
-    const found = await webhookConfig(db, hospitalId)
-    const wa = found?.config.whatsapp
-    if (wa?.provider === 'meta' && wa.businessAccountId === businessAccountId) return hospitalId
-  }
-  return null
+  const found = await routesOf(db, WHATSAPP_ACCOUNT_ROUTE, [businessAccountId])
+  return found.get(businessAccountId) ?? null
 }
 
-/** The hospital that configured this hub.verify_token (the subscription handshake). */
+/**
+ * The hospital that configured this hub.verify_token (the subscription handshake): found by
+ * the token's SHA-256, stored beside the hospital's proven number (one indexed lookup, no
+ * secret decrypted, whatever the number of hospitals).
+ */
 export async function hospitalOfVerifyToken(db: AppDb, token: string): Promise<string | null> {
-  for (const hospitalId of await metaHospitals(db)) {
-    const found = await webhookConfig(db, hospitalId)
-    if (found?.verifyToken && sameSecret(found.verifyToken, token)) return hospitalId
-  }
-  return null
+  const digest = verifyTokenDigest(token)
+  const rows = await withPlatform(db, (tx) =>
+    tx
+      .select({ hospitalId: messagingRoutes.hospitalId, digest: messagingRoutes.verifyTokenSha256 })
+      .from(messagingRoutes)
+      .where(
+        and(
+          eq(messagingRoutes.provider, WHATSAPP_PHONE_ROUTE),
+          eq(messagingRoutes.verifyTokenSha256, digest),
+        ),
+      )
+      .limit(1),
+  )
+  const row = rows[0]
+  return row?.digest && sameSecret(row.digest, digest) ? row.hospitalId : null
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { publicRoute } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { publicUrl } from './public-url'
+import { createRefusalLimiter } from './refusals'
 import { type TwilioParams, twilioInbound, twilioStatus } from './twilio.service'
 
 /** Twilio's callbacks are small; anything larger is not Twilio (413). */
@@ -37,6 +38,10 @@ const twiml = (reply: FastifyReply) =>
  */
 export function twilioWebhookRoutes(app: FastifyInstance, deps: MessagingWebhookDeps): void {
   const { db } = deps
+  // Refusals counted per source IP and per hospital in the path (refusals.ts); a correctly
+  // signed callback is never counted or slowed.
+  const limiter = createRefusalLimiter(db, app.log, 'twilio')
+  const hospitalOf = (req: FastifyRequest) => (req.params as { hospitalId: string }).hospitalId
   const common = (req: FastifyRequest) => ({
     db,
     hospitalId: (req.params as { hospitalId: string }).hospitalId,
@@ -57,10 +62,12 @@ export function twilioWebhookRoutes(app: FastifyInstance, deps: MessagingWebhook
       { config: publicRoute },
       async (req, reply) => {
         const c = (req.query as { c?: unknown }).c
-        await twilioStatus({
-          ...common(req),
-          communicationId: typeof c === 'string' || c === undefined ? c : '',
-        })
+        await limiter.guard(req, reply, hospitalOf(req), () =>
+          twilioStatus({
+            ...common(req),
+            communicationId: typeof c === 'string' || c === undefined ? c : '',
+          }),
+        )
         return twiml(reply)
       },
     )
@@ -68,7 +75,7 @@ export function twilioWebhookRoutes(app: FastifyInstance, deps: MessagingWebhook
       '/api/webhooks/twilio/:hospitalId/inbound',
       { config: publicRoute },
       async (req, reply) => {
-        await twilioInbound(common(req))
+        await limiter.guard(req, reply, hospitalOf(req), () => twilioInbound(common(req)))
         return twiml(reply)
       },
     )

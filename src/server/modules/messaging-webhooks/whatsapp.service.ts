@@ -13,6 +13,7 @@ import { storeInbound } from './inbound.service'
 import { buttonOf, keywordOf } from './keywords'
 import { type MessagesValue, type MetaChange, parseMetaPayload } from './meta-payload'
 import { hospitalOfBusinessAccount, phoneRoutes } from './meta-routing'
+import { DeliveryRefused } from './refusals'
 import { applyStatus, type MessageRef, recordProviderOptOut } from './status.service'
 
 /** WhatsApp webhook bodies larger than this are refused (413) before anything reads them. */
@@ -55,8 +56,10 @@ async function routeOf(db: AppDb, changes: MetaChange[]): Promise<string> {
 /**
  * POST /api/webhooks/whatsapp. The raw body is parsed only to route it (400 when it is not
  * Meta's WebhookPayload); every change must route to the same hospital, whose WhatsApp is on
- * Meta with that very number, and X-Hub-Signature-256 must match that hospital's app secret:
- * otherwise 403 and nothing is stored. Then one transaction in that hospital handles
+ * Meta with that very number (and business account), and X-Hub-Signature-256 must match that
+ * hospital's app secret: otherwise 403 and nothing is stored. An unsigned, unparsable or
+ * unrouted delivery is refused before any hospital's settings are read; a routed one decrypts
+ * that one hospital's (DeliveryRefused names it, for the refusal counts). Then one transaction in that hospital handles
  * statuses (forward only), inbound messages and template status updates.
  */
 export async function acceptWhatsapp(delivery: WhatsappDelivery): Promise<{ changes: number }> {
@@ -72,12 +75,16 @@ export async function acceptWhatsapp(delivery: WhatsappDelivery): Promise<{ chan
   if (!changes) throw new AppError('BAD_REQUEST', 'Not a WhatsApp Business Account webhook')
   if (!changes.length) return { changes: 0 }
   const hospitalId = await routeOf(db, changes)
+  // Only now, and only for the one hospital the index named, are secrets decrypted.
+  const refusedFor = () => new DeliveryRefused(refused(), hospitalId)
   const found = await webhookConfig(db, hospitalId, delivery.log)
   const wa = found?.config.whatsapp
-  if (wa?.provider !== 'meta') throw refused()
+  if (wa?.provider !== 'meta') throw refusedFor()
   const numbers = changes.flatMap((c) => (c.kind === 'messages' ? [c.phoneNumberId] : []))
-  if (numbers.some((n) => n !== wa.phoneNumberId)) throw refused()
-  if (!verifyMetaSignature(raw, signature, wa.appSecret)) throw refused()
+  if (numbers.some((n) => n !== wa.phoneNumberId)) throw refusedFor()
+  const accounts = changes.flatMap((c) => (c.kind === 'template' ? [c.businessAccountId] : []))
+  if (accounts.some((a) => a !== wa.businessAccountId)) throw refusedFor()
+  if (!verifyMetaSignature(raw, signature, wa.appSecret)) throw refusedFor()
   await withTenant(db, { hospitalId, userId: null }, async (tx) => {
     for (const change of changes) {
       if (change.kind === 'messages') await handleMessages(tx, hospitalId, change.value)
