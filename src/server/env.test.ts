@@ -10,4 +10,12 @@ describe('loadEnv', () => {
     expect(loadEnv({ ...production, LOG_FORMAT: 'pretty' }).LOG_FORMAT).toBe('pretty')
     expect(() => loadEnv({ LOG_FORMAT: 'xml' })).toThrow(/LOG_FORMAT/)
   })
+
+  it('SMTP_ALLOW_PRIVATE_HOSTS is off by default and must be a boolean', () => {
+    expect(loadEnv({}).SMTP_ALLOW_PRIVATE_HOSTS).toBe(false)
+    expect(loadEnv({ SMTP_ALLOW_PRIVATE_HOSTS: 'true' }).SMTP_ALLOW_PRIVATE_HOSTS).toBe(true)
+    expect(() => loadEnv({ SMTP_ALLOW_PRIVATE_HOSTS: 'sometimes' })).toThrow(
+      /SMTP_ALLOW_PRIVATE_HOSTS/,
+    )
+  })
 })

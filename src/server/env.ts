@@ -146,6 +146,12 @@ const envShape = z.object({
   /** smtp(s)://user:pass@host:port; when unset, emails go to the sandbox outbox. */
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().min(3).default('Arogya CRM <no-reply@arogya.local>'),
+  /**
+   * On-premise installs: a hospital's SMTP host may be on a private network (loopback, RFC 1918,
+   * link-local, unique-local) and, there only, without TLS. Off by default: a hospital's hosts
+   * are refused when they resolve to such an address (src/server/net/outbound-host.ts).
+   */
+  SMTP_ALLOW_PRIVATE_HOSTS: boolString.default(false),
   // Messaging providers (issue 25, docs/decisions/025): base URLs, so tests and the e2e run
   // point them at local fakes (tests/support/fakes/). A hospital's credentials are its own
   // (Settings → Integrations), never env. WhatsApp's Cloud API is META_GRAPH_URL's Graph API.
@@ -211,6 +217,18 @@ export function loadEnv(source: Record<string, string | undefined> = process.env
     throw new Error(`Invalid environment:\n${lines.join('\n')}`)
   }
   return parsed.data
+}
+
+/**
+ * The outbound-host guard's setting alone (src/server/net/outbound-host.ts), read where a
+ * hospital's host is checked, in npm start and npm run worker alike; loadEnv has already refused
+ * a bad value at start-up.
+ */
+export function outboundEnv(source: Record<string, string | undefined> = process.env) {
+  const value = source.SMTP_ALLOW_PRIVATE_HOSTS
+  return envShape
+    .pick({ SMTP_ALLOW_PRIVATE_HOSTS: true })
+    .parse({ SMTP_ALLOW_PRIVATE_HOSTS: value === '' ? undefined : value })
 }
 
 /**

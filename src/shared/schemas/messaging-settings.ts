@@ -182,7 +182,8 @@ export const emailConnectionInput = z.discriminatedUnion(
           host: text(
             'Host',
             253,
-            /^[A-Za-z0-9.-]+$/,
+            // A name or an IP address (IPv6 too: the outbound-host guard judges every address).
+            /^(?:[A-Za-z0-9.-]+|[0-9A-Fa-f.]*:[0-9A-Fa-f:.]*)$/,
             'Host must be a host name, e.g. smtp.mailgun.org',
           ),
           port: z

@@ -22,16 +22,23 @@ export interface FakeSmtp {
   /** smtp://user:pass@127.0.0.1:<port> */
   url: string
   port: number
+  /** The address it listens on (127.0.0.1 by default). */
+  address: string
   messages: ReceivedMail[]
   close: () => Promise<void>
 }
 
 /**
- * A local SMTP server for tests, on 127.0.0.1 and a free port, without TLS. With `auth` it
+ * A local SMTP server for tests, on 127.0.0.1 and a free port (or where asked), without TLS. With `auth` it
  * accepts only that user and password (and its URL carries them); otherwise any login.
  */
 export async function startFakeSmtp(
-  options: { auth?: { user: string; pass: string } } = {},
+  options: {
+    auth?: { user: string; pass: string }
+    /** Where to listen: 127.0.0.1 and a free port by default. */
+    host?: string
+    port?: number
+  } = {},
 ): Promise<FakeSmtp> {
   const credentials = options.auth ?? { user: 'user', pass: 'pass' }
   const messages: ReceivedMail[] = []
@@ -75,13 +82,14 @@ export async function startFakeSmtp(
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
-    server.listen(0, '127.0.0.1', () => resolve())
+    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve())
   })
-  const port = (server.server.address() as AddressInfo).port
+  const { port, address } = server.server.address() as AddressInfo
   const auth = `${encodeURIComponent(credentials.user)}:${encodeURIComponent(credentials.pass)}`
   return {
-    url: `smtp://${auth}@127.0.0.1:${port}`,
+    url: `smtp://${auth}@${address}:${port}`,
     port,
+    address,
     messages,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   }
@@ -158,4 +166,25 @@ function textPart(headers: Record<string, string>, body: string, depth = 0): str
   }
   if (!/^text\/plain/i.test(type)) return ''
   return decodeBody(body, headers['content-transfer-encoding'])
+}
+
+/**
+ * The fake on a mail port (2525, which the outbound-host guard allows) of a random loopback
+ * address 127.x.y.z, so test files running at once do not collide.
+ */
+export async function startFakeSmtpOnMailPort(
+  options: { auth?: { user: string; pass: string } } = {},
+): Promise<FakeSmtp> {
+  for (let attempt = 0; ; attempt++) {
+    const byte = () => 1 + Math.floor(Math.random() * 254)
+    try {
+      return await startFakeSmtp({
+        ...options,
+        host: `127.${byte()}.${byte()}.${byte()}`,
+        port: 2525,
+      })
+    } catch (error) {
+      if ((error as { code?: unknown }).code !== 'EADDRINUSE' || attempt > 20) throw error
+    }
+  }
 }

@@ -8,6 +8,8 @@ import { AppError } from '../../http/app-error'
 import { countHit } from '../../http/rate-limit-store'
 import type { OutboundMessage, SendResult } from '../../integrations/messaging/provider'
 import { type ProviderUrls, providerFor } from '../../integrations/messaging/registry'
+import { SMTP_UNREACHABLE_MESSAGE } from '../../integrations/smtp/smtp-host'
+import { SMTP_UNREACHABLE_CODE } from '../../integrations/smtp/smtp-provider'
 import { recordAudit } from '../audit/audit.service'
 import { readMessagingConfig } from './connection.service'
 
@@ -91,12 +93,23 @@ export async function testSend(opts: TestSendOptions): Promise<TestSendResult> {
   }
   const result = await provider
     .send(message, AbortSignal.timeout(TEST_SEND_TIMEOUT_MS))
-    .catch((): SendResult => ({
-      ok: false,
-      kind: 'temporary',
-      code: 'NO_ANSWER',
-      reason: `${provider.name} did not answer in time: check the settings and try again`,
-    }))
+    .catch((): SendResult =>
+      // A hospital's own SMTP server answers every failure alike (smtp-host.ts): a silent host
+      // must not be told from a refused one.
+      provider.name === 'smtp'
+        ? {
+            ok: false,
+            kind: 'temporary',
+            code: SMTP_UNREACHABLE_CODE,
+            reason: SMTP_UNREACHABLE_MESSAGE,
+          }
+        : {
+            ok: false,
+            kind: 'temporary',
+            code: 'NO_ANSWER',
+            reason: `${provider.name} did not answer in time: check the settings and try again`,
+          },
+    )
   const answer: TestSendResult = result.ok
     ? {
         ok: true,
