@@ -17,16 +17,24 @@ export interface HospitalSecurity {
 
 /**
  * The session limits a hospital's settings give: with session timeout on, its sessions end
- * `sessionHours` after sign-in (absolute); off, the global policy (env SESSION_HOURS). The idle
- * limit is always the global one.
+ * `sessionHours` after sign-in (absolute), never later than the operator's limit (env
+ * SESSION_HOURS): a hospital may shorten sessions, not lengthen them; off, the global policy.
+ * The idle limit is always the global one.
  */
 export function policyFor(
   settings: { sessionTimeout: boolean; sessionHours: number },
   global: SessionPolicy,
 ): SessionPolicy {
   if (!settings.sessionTimeout) return global
-  return { absoluteHours: settings.sessionHours, idleMinutes: global.idleMinutes }
+  return {
+    absoluteHours: Math.min(settings.sessionHours, global.absoluteHours),
+    idleMinutes: global.idleMinutes,
+  }
 }
+
+/** The message for a session duration above the operator's limit (Settings -> Security). */
+export const sessionHoursAboveLimit = (limit: number) =>
+  `Session duration can be at most ${limit} ${limit === 1 ? 'hour' : 'hours'} on this server (the operator's limit)`
 
 /**
  * A user's security policy: their hospital's settings (read inside the hospital's tenant

@@ -4,6 +4,7 @@ import {
   index,
   integer,
   pgTable,
+  primaryKey,
   text,
   timestamp,
   uniqueIndex,
@@ -26,7 +27,7 @@ export const onboardingTasks = pgTable(
   'onboarding_tasks',
   {
     id: uuid('id')
-      .primaryKey()
+      .notNull()
       .default(sql`gen_random_uuid()`),
     hospitalId: uuid('hospital_id')
       .notNull()
@@ -41,6 +42,8 @@ export const onboardingTasks = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
+    // Issue 39 (migration 0040): keyed by hospital first, like every tenant table.
+    primaryKey({ columns: [t.hospitalId, t.id] }),
     uniqueIndex('onboarding_tasks_hospital_kind_idx').on(t.hospitalId, t.kind),
     index('onboarding_tasks_pending_idx')
       .on(t.createdAt)

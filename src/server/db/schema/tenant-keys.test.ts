@@ -19,8 +19,8 @@ const PLATFORM_TABLES = new Set([
   'jobs',
   'meta_pages',
   'messaging_routes',
-  // Issue 27: the Super Admin Dashboard's onboarding tasks and platform audit trail.
-  'onboarding_tasks',
+  // Issue 27: the Super Admin Dashboard's platform audit trail (onboarding_tasks is keyed by
+  // hospital since issue 39, migration 0040).
   'platform_audit_events',
   // Issue 27: support access the hospital grants, and the super admin sessions under it.
   'support_access_grants',
