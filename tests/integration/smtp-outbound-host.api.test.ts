@@ -76,11 +76,11 @@ const testEmail = (cookie: string) =>
 async function storeDirectly(hospitalId: string, host: string, port: number) {
   const values = {
     hospitalId,
-    emailProvider: 'smtp',
+    emailProvider: 'smtp' as const,
     settings: { 'email.host': host, 'email.port': port, 'email.fromEmail': 'care@clinic.in' },
     secrets: {},
   }
-  await withTenant(t.db, { hospitalId }, (tx) =>
+  await withTenant(t.db, { hospitalId, userId: null }, (tx) =>
     tx
       .insert(messagingConnections)
       .values(values)
