@@ -103,6 +103,11 @@ export interface AppOptions {
   mailFrom?: string
   /** Development and tests: sandbox emails are also written here as files. */
   devOutboxDir?: string | undefined
+  /**
+   * Admins see booking codes in the Sandbox Outbox (development or demo: NODE_ENV is not
+   * production, or SEED_DEMO); masked for everyone else and by default.
+   */
+  revealSandboxCodes?: boolean | undefined
 }
 
 export interface App {
@@ -265,6 +270,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
     baseURL: options.baseURL,
     urls: options.messagingProviders,
     metaGraph: options.metaGraph,
+    revealSandboxCodes: options.revealSandboxCodes,
     mailer,
   })
   const messagingHub = await createMessagingHub({

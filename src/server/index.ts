@@ -112,6 +112,8 @@ const { app, auth, drain, notifications } = await buildApp({
   // Outside production, sandbox emails are also files to open (verification links).
   devOutboxDir:
     env.NODE_ENV !== 'production' && !env.SMTP_URL ? join(env.DATA_DIR, 'outbox') : undefined,
+  // Booking codes in the Sandbox Outbox, for admins of a development or demo server only.
+  revealSandboxCodes: env.NODE_ENV !== 'production' || env.SEED_DEMO,
 })
 
 // Revocations must reach this instance at once (decision 022): say so loudly when they cannot.

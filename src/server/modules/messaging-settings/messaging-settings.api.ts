@@ -15,6 +15,8 @@ export interface MessagingSettingsApiDeps {
   metaGraph?: { baseUrl: string; version: string } | undefined
   /** Tells another hospital's admins when a WhatsApp id they held is proven here (issue 39). */
   mailer?: Mailer | undefined
+  /** Development or demo server: admins see booking codes in the Sandbox Outbox. */
+  revealSandboxCodes?: boolean | undefined
 }
 
 /** The providers' own addresses, for an app built without env's (some tests). */
@@ -40,5 +42,5 @@ export function messagingSettingsApi(app: FastifyInstance, deps: MessagingSettin
   const urls = deps.urls ?? defaultProviderUrls(deps.metaGraph)
   messagingSettingsRoutes(app, { db: deps.db, baseURL: deps.baseURL, urls, mailer: deps.mailer })
   templatesRoutes(app, { db: deps.db, urls })
-  notificationsRoutes(app, { db: deps.db })
+  notificationsRoutes(app, { db: deps.db, revealSandboxCodes: deps.revealSandboxCodes })
 }
