@@ -1,10 +1,14 @@
-// npm run audit:security: sqlmap (Debian's /usr/bin/sqlmap) against the patient search and
-// cursor parameters of a running server, signed in as a demo staff user, bounded in time.
-// Starts the server on a fresh PGlite database with the demo seed unless AUDIT_URL is given.
+// npm run audit:security: sqlmap (Debian's /usr/bin/sqlmap) against the parameters of a running
+// server, target by target, each bounded in time: the patient and lead lists (signed in as a demo
+// staff user), and the public routes an anonymous caller reaches: the booking page, its slots,
+// holds and confirmation, and the providers' webhooks (WhatsApp and Meta handshakes, Twilio and
+// SendGrid deliveries). Starts the server on a fresh PGlite database with the demo seed unless
+// AUDIT_URL is given.
 // Exit 0: nothing injectable and no 500s; 1: injectable or 500s seen; 2: inconclusive/set-up.
 //   AUDIT_URL=http://host:port          audit a running server instead of starting one
 //   AUDIT_EMAIL / AUDIT_PASSWORD        staff sign-in (default: the demo receptionist)
-//   AUDIT_MINUTES=10                    overall bound on the sqlmap run
+//   AUDIT_TARGETS=patients,booking-slots  only these targets (default: all; names below)
+//   AUDIT_MINUTES=10                    bound on each target's sqlmap run
 //   AUDIT_LEVEL=3  AUDIT_RISK=2         sqlmap --level / --risk
 //   AUDIT_TECHNIQUE=BEUST               sqlmap --technique ('default': sqlmap's own choice)
 // Scripts are not the app, so this one reads its own variables (the app reads env in src/server/env.ts).
@@ -24,7 +28,6 @@ const RISK = env.AUDIT_RISK || '2'
 const TECHNIQUE = env.AUDIT_TECHNIQUE || 'BEUST'
 const EMAIL = env.AUDIT_EMAIL || 'receptionist@sanjeevani.demo'
 const PASSWORD = env.AUDIT_PASSWORD || 'arogya-demo-2026'
-const PARAMS = ['search', 'cursor']
 const started = Date.now()
 const serverLog: string[] = [] // the started server's output, shown when the audit fails
 let interrupted = false
@@ -142,9 +145,24 @@ async function firstCursor(base: string, cookie: string): Promise<string> {
 
 type SqlmapRun = { output: string; timedOut: boolean }
 
-async function runSqlmap(target: string, cookie: string, outputDir: string): Promise<SqlmapRun> {
+/** One sqlmap run: a URL, the parameters to test, and a body for a POST. */
+interface Target {
+  name: string
+  url: string
+  /** Query or body parameters to test; none: the URL's `*` marks the injection point. */
+  params: string[]
+  /** A JSON or form body (sqlmap POSTs it and tests its values). */
+  data?: string
+  /** Signed in as the staff user, or anonymous. */
+  signedIn: boolean
+}
+
+async function runSqlmap(target: Target, cookie: string, outputDir: string): Promise<SqlmapRun> {
   const args = [
-    ...['-u', target, '--cookie', cookie, '-p', PARAMS.join(','), '--batch'],
+    ...['-u', target.url, '--batch'],
+    ...(target.signedIn ? ['--cookie', cookie] : []),
+    ...(target.params.length ? ['-p', target.params.join(',')] : []),
+    ...(target.data ? ['--data', target.data] : []),
     ...['--level', LEVEL, '--risk', RISK, '--dbms=PostgreSQL', '--threads', '2'],
     ...(TECHNIQUE.toLowerCase() === 'default' ? [] : [`--technique=${TECHNIQUE}`]),
     ...['--flush-session', `--output-dir=${outputDir}`, '--disable-coloring', '--ignore-stdin'],
@@ -184,7 +202,7 @@ async function runSqlmap(target: string, cookie: string, outputDir: string): Pro
   return { output, timedOut: true }
 }
 
-function judge({ output, timedOut }: SqlmapRun): { code: 0 | 1 | 2; line: string } {
+function judge({ output, timedOut }: SqlmapRun, target: Target): { code: 0 | 1 | 2; line: string } {
   const injectable = new Set<string>()
   for (const m of output.matchAll(/parameter '(\w+)' is vulnerable/g)) injectable.add(m[1]!)
   for (const m of output.matchAll(/^Parameter: (\w+) \(/gm)) injectable.add(m[1]!)
@@ -195,6 +213,8 @@ function judge({ output, timedOut }: SqlmapRun): { code: 0 | 1 | 2; line: string
       .filter((m) => code.test(m[1]!))
       .reduce((n, m) => n + Number(m[2]), 0)
   const errors = count(/^5/)
+  // Public routes are rate-limited: requests answered 429 never reached the database.
+  const limited = count(/^429$/)
   const unauthorized = count(/^401$/) > 0 || /not authorized[^\n]*\(401\)/.test(output)
   const safe = output.includes('all tested parameters do not appear to be injectable')
   // sqlmap prints its HTTP code summary (when any) on every exit but a kill.
@@ -202,17 +222,114 @@ function judge({ output, timedOut }: SqlmapRun): { code: 0 | 1 | 2; line: string
   const errorText = counted
     ? `${errors} server error${errors === 1 ? '' : 's'} (5xx)`
     : 'server errors (5xx) not counted'
+  const limitedText = limited ? `; ${limited} answered 429 (rate limit) before any query` : ''
   const which = [...injectable].join(', ') || 'see the injection points above'
   const verdicts: [boolean, 0 | 1 | 2, string][] = [
     [injectable.size > 0 || identified, 1, `VULNERABLE: injectable parameter(s): ${which}`],
     [errors > 0, 1, 'FAILED: the server answered 5xx to bad input'],
-    [unauthorized, 2, 'INCONCLUSIVE: the session stopped working (401)'],
+    [unauthorized && target.signedIn, 2, 'INCONCLUSIVE: the session stopped working (401)'],
     [timedOut, 2, `INCONCLUSIVE: sqlmap did not finish in ${MINUTES} min`],
-    [safe, 0, `no injectable parameter found (${PARAMS.join(', ')})`],
+    [
+      safe,
+      0,
+      `no injectable parameter found (${target.params.join(', ') || 'the points marked *'})`,
+    ],
     [true, 2, 'INCONCLUSIVE: sqlmap gave no verdict (see its output above)'],
   ]
   const [, code, line] = verdicts.find(([when]) => when)!
-  return { code, line: `${line}; ${errorText}; ${elapsed()}` }
+  return { code, line: `${line}; ${errorText}${limitedText}; ${elapsed()}` }
+}
+
+async function getJson<T>(base: string, path: string, cookie?: string): Promise<T> {
+  const res = await fetch(`${base}${path}`, { headers: cookie ? { cookie } : {} })
+  if (!res.ok) throw new Inconclusive(`GET ${path} answered ${res.status}`)
+  return (await res.json()) as T
+}
+
+/** Every target, with real ids and cursors read from the server. */
+async function targets(base: string, cookie: string): Promise<Target[]> {
+  const cursor = await firstCursor(base, cookie)
+  const me = await getJson<{ hospitalId: string }>(base, '/api/auth/user', cookie)
+  const { slug } = await getJson<{ slug: string }>(base, '/api/hospital/settings', cookie)
+  const page = await getJson<{ services: { id: string }[]; doctors: { id: string }[] }>(
+    base,
+    `/api/public/booking/${slug}`,
+  )
+  const service = page.services[0]?.id
+  const doctor = page.doctors[0]?.id
+  if (!service || !doctor) throw new Inconclusive(`the booking page of ${slug} offers nothing`)
+  const date = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10)
+  const booking = `${base}/api/public/booking`
+  const hook = `${base}/api/webhooks`
+  const handshake = 'hub.mode=subscribe&hub.verify_token=audit-token&hub.challenge=1158201444'
+  return [
+    {
+      name: 'patients',
+      url: `${base}/api/patients?search=sharma&cursor=${encodeURIComponent(cursor)}&limit=5`,
+      params: ['search', 'cursor'],
+      signedIn: true,
+    },
+    {
+      name: 'leads',
+      url: `${base}/api/leads?search=sharma&status=new&limit=5`,
+      params: ['search', 'status'],
+      signedIn: true,
+    },
+    { name: 'booking-page', url: `${booking}/${slug}*`, params: [], signedIn: false },
+    {
+      name: 'booking-slots',
+      url: `${booking}/${slug}/slots?serviceId=${service}&doctorId=${doctor}&date=${date}`,
+      params: ['serviceId', 'doctorId', 'date'],
+      signedIn: false,
+    },
+    {
+      name: 'booking-holds',
+      url: `${booking}/${slug}/holds`,
+      params: [],
+      data: JSON.stringify({
+        serviceId: service,
+        doctorId: doctor,
+        startsAt: `${date}T05:30:00.000Z`,
+        name: 'Audit Visitor*',
+        phone: '9876500001*',
+        channel: 'sms',
+      }),
+      signedIn: false,
+    },
+    {
+      name: 'booking-confirm',
+      url: `${booking}/${slug}/holds/00000000-0000-4000-8000-000000000000*/confirm`,
+      params: [],
+      data: JSON.stringify({ code: '123456' }),
+      signedIn: false,
+    },
+    {
+      name: 'webhook-whatsapp',
+      url: `${hook}/whatsapp?${handshake}`,
+      params: ['hub.mode', 'hub.verify_token', 'hub.challenge'],
+      signedIn: false,
+    },
+    {
+      name: 'webhook-meta',
+      url: `${hook}/meta?${handshake}`,
+      params: ['hub.mode', 'hub.verify_token', 'hub.challenge'],
+      signedIn: false,
+    },
+    {
+      name: 'webhook-twilio',
+      url: `${hook}/twilio/${me.hospitalId}*/status`,
+      params: [],
+      data: 'MessageSid=SM0123456789abcdef0123456789abcdef&MessageStatus=delivered',
+      signedIn: false,
+    },
+    {
+      name: 'webhook-sendgrid',
+      url: `${hook}/sendgrid/${me.hospitalId}*`,
+      params: [],
+      data: JSON.stringify([{ event: 'delivered', sg_message_id: 'audit.1', email: 'a@b.in' }]),
+      signedIn: false,
+    },
+  ]
 }
 
 async function main(): Promise<number> {
@@ -221,21 +338,33 @@ async function main(): Promise<number> {
   chmodSync(temp, 0o700)
   cleanups.push(() => rmSync(temp, { recursive: true, force: true }))
   const dataDir = join(temp, 'data')
-  const outputDir = join(temp, 'sqlmap')
   mkdirSync(dataDir, { mode: 0o700 })
-  mkdirSync(outputDir, { mode: 0o700 })
 
   const base = env.AUDIT_URL ? env.AUDIT_URL.replace(/\/+$/, '') : await startServer(dataDir)
   const cookie = await signIn(base) // sign-in failures are throttled: one attempt only
-  const cursor = await firstCursor(base, cookie)
-  console.log(`Signed in as ${EMAIL}; page-2 cursor ${cursor.length} characters`)
-  const target = `${base}/api/patients?search=sharma&cursor=${encodeURIComponent(cursor)}&limit=5`
-  const run = await runSqlmap(target, cookie, outputDir)
-  if (interrupted) return 2
-  const verdict = judge(run)
-  if (verdict.code !== 0) showServerLog()
-  console.log(`\naudit:security: ${verdict.line}`)
-  return verdict.code
+  const only = env.AUDIT_TARGETS?.split(',').map((name) => name.trim())
+  const chosen = (await targets(base, cookie)).filter((t) => !only || only.includes(t.name))
+  if (!chosen.length) throw new Inconclusive(`no target named ${env.AUDIT_TARGETS}`)
+  console.log(
+    `Signed in as ${EMAIL}; ${chosen.length} targets: ${chosen.map((t) => t.name).join(', ')}`,
+  )
+  const verdicts: { name: string; code: 0 | 1 | 2; line: string }[] = []
+  for (const target of chosen) {
+    const outputDir = join(temp, `sqlmap-${target.name}`)
+    mkdirSync(outputDir, { mode: 0o700 })
+    console.log(`\n=== ${target.name} ===`)
+    const run = await runSqlmap(target, cookie, outputDir)
+    if (interrupted) return 2
+    verdicts.push({ name: target.name, ...judge(run, target) })
+  }
+  const code = Math.max(...verdicts.map((v) => (v.code === 1 ? 3 : v.code)))
+  if (code !== 0) showServerLog()
+  console.log('')
+  for (const v of verdicts) console.log(`  ${v.name}: ${v.line}`)
+  const worst = code === 3 ? 1 : (code as 0 | 2)
+  const summary = ['no injectable parameter and no 5xx', 'VULNERABLE or 5xx', 'INCONCLUSIVE']
+  console.log(`\naudit:security: ${summary[worst]} over ${verdicts.length} targets; ${elapsed()}`)
+  return worst
 }
 
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
