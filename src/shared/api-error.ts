@@ -12,6 +12,8 @@ export const errorCodes = {
   HOSPITAL_READ_ONLY: 403,
   /** The super admin's support access to the hospital expired or was revoked (decision 029). */
   SUPPORT_ACCESS_ENDED: 403,
+  /** A support visit (issue 39) may not do this: only the hospital's own admin may. */
+  SUPPORT_NOT_ALLOWED: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
   /** Messaging: the contact opted out of this channel (issue 25). */

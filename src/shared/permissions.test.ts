@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest'
 import { can, type Permission, permissions, permissionTable } from './permissions'
-import { type Role, roles } from './roles'
+import { type ActingRole, actingRoles as roles } from './roles'
 
 /**
  * GitLab-style: every role against every permission, each cell written out. Adding a
  * role or a permission fails this test until someone decides every new cell.
  */
-const expected: Record<Role, Record<Permission, boolean>> = {
+const expected: Record<ActingRole, Record<Permission, boolean>> = {
   super_admin: {
     'patients:read': false,
     'patients:write': false,
@@ -32,6 +32,13 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': false,
     'live-monitoring:read_all': false,
     'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': false,
   },
   admin: {
     'patients:read': true,
@@ -58,6 +65,13 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': true,
     'live-monitoring:read_all': true,
     'backup:manage': true,
+    'team:manage': true,
+    'security:manage': true,
+    'integrations:manage': true,
+    'data:export': true,
+    'data:delete': true,
+    'support-access:manage': true,
+    'backup:read': true,
   },
   doctor: {
     'patients:read': true,
@@ -84,6 +98,13 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': true,
     'live-monitoring:read_all': false,
     'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': false,
   },
   nurse: {
     'patients:read': true,
@@ -110,6 +131,13 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': true,
     'live-monitoring:read_all': false,
     'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': false,
   },
   receptionist: {
     'patients:read': true,
@@ -136,6 +164,13 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': true,
     'live-monitoring:read_all': false,
     'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': false,
   },
   viewer: {
     'patients:read': true,
@@ -162,6 +197,47 @@ const expected: Record<Role, Record<Permission, boolean>> = {
     'live-monitoring:read': true,
     'live-monitoring:read_all': false,
     'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': false,
+  },
+  // Issue 39: a super admin inside a hospital under a support grant (never a user's role).
+  support: {
+    'patients:read': true,
+    'patients:write': true,
+    'leads:read': true,
+    'leads:write': true,
+    'leads:import': true,
+    'appointments:read': true,
+    'appointments:write': true,
+    'billing:read': true,
+    'billing:write': true,
+    'audit:read': true,
+    'hospital:manage': true,
+    'campaigns:read': true,
+    'campaigns:write': true,
+    'platform:manage': false,
+    'lead-generation:manage': false,
+    'faqs:read': true,
+    'faqs:write': true,
+    'support:submit': true,
+    'support:write': true,
+    'support:read_all': true,
+
+    'live-monitoring:read': true,
+    'live-monitoring:read_all': true,
+    'backup:manage': false,
+    'team:manage': false,
+    'security:manage': false,
+    'integrations:manage': false,
+    'data:export': false,
+    'data:delete': false,
+    'support-access:manage': false,
+    'backup:read': true,
   },
 }
 
@@ -188,6 +264,12 @@ describe('permission table', () => {
       expect(new Set(granted).size, role).toBe(granted.length)
       for (const p of granted) expect(permissions, role).toContain(p)
     }
+  })
+
+  it('keeps the support role out of the roles a user can hold', async () => {
+    const { roles: userRoles, staffRoles } = await import('./roles')
+    expect(userRoles as readonly string[]).not.toContain('support')
+    expect(staffRoles as readonly string[]).not.toContain('support')
   })
 
   it('never lets a read-only or platform role write patient data', () => {

@@ -1,4 +1,4 @@
-import type { Role } from './roles'
+import type { ActingRole } from './roles'
 
 /**
  * The one permission table. Every server route names one of these (or is public,
@@ -35,12 +35,40 @@ export const permissions = [
   // Issue 29: Live Monitoring (every member sees the board and feed; admins every summary).
   'live-monitoring:read',
   'live-monitoring:read_all',
-  // Issue 29: backup configurations, runs, downloads and restores (hospital admins only).
+  // Issue 29: backup configurations, runs, uploads and restores (hospital admins only).
   'backup:manage',
+  // Issue 39: the hospital admin's powers a support visit does not get, split out of
+  // hospital:manage and backup:manage so that each route names exactly one:
+  //  - team:manage: invite, resend or revoke invitations, change roles, suspend, remove;
+  //  - security:manage: the security section of PUT /api/settings (two-factor, sessions);
+  //  - integrations:manage: provider credentials and webhooks (messaging, Meta, template resync);
+  //  - data:export: whole-hospital exports, a patient's export, backup downloads;
+  //  - data:delete: Delete All Data and a patient's erasure;
+  //  - support-access:manage: granting and revoking support access;
+  //  - backup:read: backup configurations, logs and restore progress (read only).
+  'team:manage',
+  'security:manage',
+  'integrations:manage',
+  'data:export',
+  'data:delete',
+  'support-access:manage',
+  'backup:read',
 ] as const
 export type Permission = (typeof permissions)[number]
 
-export const permissionTable: Record<Role, readonly Permission[]> = {
+/** What only the hospital's own admin (or a full-admin support grant) may do. */
+const adminOnly = [
+  'team:manage',
+  'security:manage',
+  'integrations:manage',
+  'data:export',
+  'data:delete',
+  'support-access:manage',
+  'backup:manage',
+  'lead-generation:manage',
+] as const satisfies readonly Permission[]
+
+export const permissionTable: Record<ActingRole, readonly Permission[]> = {
   super_admin: ['platform:manage'],
   admin: [
     'patients:read',
@@ -54,13 +82,13 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
     'billing:write',
     'audit:read',
     'hospital:manage',
-    'lead-generation:manage',
     'faqs:read',
     'faqs:write',
     'support:submit',
     'support:write',
     'support:read_all',
-    'backup:manage',
+    'backup:read',
+    ...adminOnly,
     // Issue 28: every member sees campaigns (spec §6: every signed-in user gets every route);
     // only an admin spends the marketing budget.
     'campaigns:read',
@@ -129,8 +157,64 @@ export const permissionTable: Record<Role, readonly Permission[]> = {
 
     'live-monitoring:read',
   ],
+  // Issue 39: a platform super admin inside a hospital under a support grant (never a user's
+  // role). Reads what the hospital admin reads and makes ordinary data corrections; none of
+  // `adminOnly` (a grant widened to full admin acts as `admin` instead).
+  support: [
+    'patients:read',
+    'patients:write',
+    'leads:read',
+    'leads:write',
+    'leads:import',
+    'appointments:read',
+    'appointments:write',
+    'billing:read',
+    'billing:write',
+    'audit:read',
+    'hospital:manage',
+    'faqs:read',
+    'faqs:write',
+    'support:submit',
+    'support:write',
+    'support:read_all',
+    'backup:read',
+    'campaigns:read',
+    'campaigns:write',
+    'live-monitoring:read',
+    'live-monitoring:read_all',
+  ],
 }
 
-export function can(role: Role, permission: Permission): boolean {
+export function can(role: ActingRole, permission: Permission): boolean {
   return permissionTable[role].includes(permission)
+}
+
+/**
+ * Why a support visit is refused a permission the hospital admin holds (403
+ * SUPPORT_NOT_ALLOWED): each names the rule, for the support agent who reads it.
+ */
+export const supportRefusals: Record<(typeof adminOnly)[number], string> = {
+  'team:manage':
+    'Support visits may not change the team (invitations, roles, suspensions): only the hospital’s own admin can.',
+  'security:manage':
+    'Support visits may not change security settings (two-factor, sessions): only the hospital’s own admin can.',
+  'integrations:manage':
+    'Support visits may not change provider credentials or webhooks: only the hospital’s own admin can.',
+  'data:export':
+    'Support visits may not export the hospital’s data: only the hospital’s own admin can.',
+  'data:delete': 'Support visits may not delete or erase data: only the hospital’s own admin can.',
+  'support-access:manage':
+    'Support visits may not manage support access: only the hospital’s own admin can.',
+  'backup:manage':
+    'Support visits may not configure, run or restore backups: only the hospital’s own admin can.',
+  'lead-generation:manage':
+    'Support visits may not request lead generation (it is billed to the hospital): only the hospital’s own admin can.',
+}
+
+/** The refusal a support visit gets for a permission it lacks. */
+export function supportRefusal(permission: Permission): string {
+  return (
+    (supportRefusals as Partial<Record<Permission, string>>)[permission] ??
+    'Support visits may not do this: only the hospital’s own admin can.'
+  )
 }

@@ -119,7 +119,7 @@ describe('a super admin inside a hospital', () => {
     expectError(await enter(a, admin), 403, 'FORBIDDEN')
   })
 
-  it('with a live grant: enters, acts as the admin, audited with their own id, seen by the hospital admin', async () => {
+  it('with a live grant: enters, acts as the support role, audited with their own id, seen by the hospital admin', async () => {
     const list = (await call(sa, 'GET', '/api/admin/hospitals')).json<HospitalList>()
     expect(list.items.find((h) => h.id === a)?.supportAccessUntil).not.toBeNull()
     expect(list.items.find((h) => h.id === b)?.supportAccessUntil).toBeNull()
@@ -129,7 +129,7 @@ describe('a super admin inside a hospital', () => {
     expect(res.json<SupportVisit>()).toMatchObject({ hospitalId: a })
 
     const me = (await call(sa, 'GET', '/api/auth/user')).json<CurrentUser>()
-    expect(me).toMatchObject({ hospitalId: a, role: 'admin', isSuperAdmin: true })
+    expect(me).toMatchObject({ hospitalId: a, role: 'support', isSuperAdmin: true })
     expect(me.supportVisit?.hospitalName).toBe(me.hospitalName)
 
     expect((await call(sa, 'GET', '/api/patients')).statusCode).toBe(200)
@@ -156,7 +156,7 @@ describe('a super admin inside a hospital', () => {
       sql`select id from patients where hospital_id = ${b} limit 1`,
     )
     expectError(await call(sa, 'GET', `/api/patients/${pid[0]?.id ?? ''}`), 404, 'NOT_FOUND')
-    expectError(await grant(sa, 72), 403, 'FORBIDDEN')
+    expectError(await grant(sa, 72), 403, 'SUPPORT_NOT_ALLOWED')
     expectError(await call(sa, 'GET', '/api/support-access'), 403, 'FORBIDDEN')
   })
 

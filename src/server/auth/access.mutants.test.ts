@@ -243,7 +243,12 @@ describe('registerAccessControl', () => {
     user = { id: 'u1', email: 'a@b.in', role: 'nurse', hospitalId: 'h1' }
     sessionExtra = { impersonatedBy: 'admin-9' }
     const ok = await call('POST', '/api/patients', `${COOKIE}=tok5.sig`)
-    expect(ok.json()).toEqual({ hospitalId: 'h1', userId: 'u1', impersonatorUserId: 'admin-9' })
+    expect(ok.json()).toEqual({
+      hospitalId: 'h1',
+      userId: 'u1',
+      impersonatorUserId: 'admin-9',
+      actingRole: 'nurse',
+    })
     expect((await call('GET', '/api/audit', `${COOKIE}=tok5.sig`)).statusCode).toBe(403)
     user = { id: 'u1', email: 'a@b.in', role: 'misspelt', hospitalId: 'h1' }
     expect((await call('POST', '/api/patients', `${COOKIE}=tok6.sig`)).json()).toEqual({

@@ -1,7 +1,7 @@
 import { fromNodeHeaders } from 'better-auth/node'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
-import { can, type Permission } from '../../shared/permissions'
-import { type Role, roles } from '../../shared/roles'
+import { can, type Permission, supportRefusal } from '../../shared/permissions'
+import { type ActingRole, type Role, roles } from '../../shared/roles'
 import { mustEnrolTwoFactor } from '../../shared/schemas/auth'
 import type { AppDb } from '../db/client'
 import { AppError } from '../http/app-error'
@@ -29,7 +29,8 @@ export function requirePermission(permission: Permission) {
 export interface Actor {
   userId: string
   email: string
-  role: Role
+  /** The role the request acts as: `support` for a super admin inside under a support grant. */
+  role: ActingRole
   isSuperAdmin: boolean
   hospitalId: string | null
   sessionId: string
@@ -57,6 +58,7 @@ declare module 'fastify' {
 
 /** A signed-in session as the session cache keeps it: the actor, its deadlines and limits. */
 export interface CachedActor extends Actor {
+  role: Role
   createdAt: Date
   expiresAt: Date
   /** The session limits of the user's hospital (or the global ones): hospital-policy.ts. */
@@ -242,14 +244,27 @@ export function member(req: FastifyRequest): MemberActor {
   return actor as MemberActor
 }
 
-/** Who acts, for tenant services and their audit rows. */
+/**
+ * Who acts, for tenant services and their audit rows; `actingRole` for the few services that
+ * check a finer rule inside one route (PUT /api/settings' security section).
+ */
 export function actingMember(req: FastifyRequest) {
   const actor = member(req)
   return {
     hospitalId: actor.hospitalId,
     userId: actor.userId,
     impersonatorUserId: actor.impersonatedBy,
+    actingRole: actor.role,
   }
+}
+
+/**
+ * The refusal for a permission the actor lacks. A support visit hears the rule that refuses
+ * it (SUPPORT_NOT_ALLOWED); staff hear that their role may not.
+ */
+export function permissionRefusal(role: ActingRole, permission: Permission): AppError {
+  if (role === 'support') return new AppError('SUPPORT_NOT_ALLOWED', supportRefusal(permission))
+  return new AppError('FORBIDDEN', `Your role (${role}) may not do this`)
 }
 
 export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): void {
@@ -286,9 +301,8 @@ export function registerAccessControl(app: FastifyInstance, deps: SessionDeps): 
         return
       case 'permission':
         if (!actor.hospitalId) throw new AppError('FORBIDDEN', 'You are not a member of a hospital')
-        if (!can(actor.role, access.permission)) {
-          throw new AppError('FORBIDDEN', `Your role (${actor.role}) may not do this`)
-        }
+        if (!can(actor.role, access.permission))
+          throw permissionRefusal(actor.role, access.permission)
         return
     }
   })

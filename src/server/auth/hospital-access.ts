@@ -7,6 +7,7 @@ import {
   type ReadOnlyState,
   type SupportVisit,
 } from '../../shared/schemas/support-access'
+import type { ActingRole } from '../../shared/roles'
 import type { AppDb } from '../db/client'
 import { hospitals } from '../db/schema/hospitals'
 import { supportSessions } from '../db/schema/support'
@@ -53,11 +54,43 @@ export function writableWhenReadOnly(path: string): boolean {
   return path.split('/').some((segment) => /^exports?(\.[a-z0-9]+)?$/.test(segment))
 }
 
-const visits = new WeakMap<FastifyRequest, SupportVisit>()
+/** A support visit as the server keeps it per request: the grant behind it too. */
+export interface ActiveSupportVisit extends SupportVisit {
+  grantId: string
+}
+
+const visits = new WeakMap<FastifyRequest, ActiveSupportVisit>()
 
 /** The support visit this request runs under (a super admin inside a hospital), if any. */
-export function supportVisitOf(req: FastifyRequest): SupportVisit | null {
+export function supportVisitOf(req: FastifyRequest): ActiveSupportVisit | null {
   return visits.get(req) ?? null
+}
+
+/**
+ * The role a support visit acts as (issue 39): the support role, or the hospital's admin when
+ * the hospital widened the grant to full admin explicitly.
+ */
+export function supportRoleOf(visit: Pick<SupportVisit, 'scope'>): 'support' | 'admin' {
+  return visit.scope === 'full_admin' ? 'admin' : 'support'
+}
+
+/**
+ * Whether the session's support visit under `grantId` is still live: the session is inside
+ * under that grant, and the grant is neither revoked nor expired (open streams, issue 39).
+ */
+export async function supportGrantLive(
+  db: AppDb,
+  sessionId: string,
+  grantId: string,
+): Promise<boolean> {
+  const result = await withPlatform(db, (tx) =>
+    tx.execute(sql`
+      select 1 from support_sessions s
+      join support_access_grants g on g.id = s.grant_id
+      where s.session_id = ${sessionId} and s.grant_id = ${grantId}
+        and g.revoked_at is null and g.expires_at > now()`),
+  )
+  return (result as unknown as { rows: unknown[] }).rows.length > 0
 }
 
 export async function hospitalStatus(db: AppDb, hospitalId: string): Promise<HospitalStatus> {
@@ -77,13 +110,13 @@ async function supportVisit(
 ): Promise<
   | { kind: 'none' }
   | { kind: 'ended'; hospitalName: string }
-  | { kind: 'live'; visit: SupportVisit; hospital: HospitalStatus }
+  | { kind: 'live'; visit: ActiveSupportVisit; hospital: HospitalStatus }
 > {
   const result = await withPlatform(db, (tx) =>
     tx.execute(sql`
       select s.hospital_id as "hospitalId", h.name as "hospitalName",
         h.subscription_status as "status", h.status_changed_at as "changedAt",
-        g.expires_at as "expiresAt",
+        g.expires_at as "expiresAt", g.id as "grantId", g.scope as "scope",
         (g.revoked_at is null and g.expires_at > now()) as "live"
       from support_sessions s
       join support_access_grants g on g.id = s.grant_id
@@ -105,6 +138,8 @@ async function supportVisit(
       hospitalId: String(row.hospitalId),
       hospitalName,
       expiresAt: new Date(row.expiresAt as string | Date).toISOString(),
+      scope: row.scope === 'full_admin' ? 'full_admin' : 'support',
+      grantId: String(row.grantId),
     },
     hospital: { status: String(row.status), changedAt: new Date(row.changedAt as string | Date) },
   }
@@ -114,8 +149,9 @@ const isWrite = (method: string) => method !== 'GET' && method !== 'HEAD'
 
 /**
  * Runs after the session is resolved, before the route's own rule. Returns the actor the request
- * acts as: a super admin inside a hospital acts as a member of it with the admin role, their own
- * id as both actor and impersonator (so every audit row names them and marks it as support).
+ * acts as: a super admin inside a hospital acts as a member of it with the support role (or the
+ * admin role under a full-admin grant), their own id as both actor and impersonator (so every
+ * audit row names them and marks it as support).
  */
 export async function applyHospitalAccess(
   db: AppDb,
@@ -138,7 +174,7 @@ export async function applyHospitalAccess(
       acting = {
         ...actor,
         hospitalId: found.visit.hospitalId,
-        role: 'admin',
+        role: supportRoleOf(found.visit),
         impersonatedBy: actor.userId,
       }
     }
@@ -152,11 +188,17 @@ export async function applyHospitalAccess(
 }
 
 /**
- * /api/auth/user as the request acts: a super admin inside a hospital shows as its admin with
- * the visit; a member of a read-only hospital sees why.
+ * /api/auth/user as the request acts: a super admin inside a hospital shows with the role the
+ * visit acts as (`support`, or `admin` under a full-admin grant) and the visit, so the client
+ * hides what that role cannot do; a member of a read-only hospital sees why.
  */
 export async function currentUserAsActing<
-  U extends { hospitalId: string | null; hospitalName: string | null; timeZone: string },
+  U extends {
+    hospitalId: string | null
+    hospitalName: string | null
+    timeZone: string
+    role: ActingRole
+  },
 >(db: AppDb, req: FastifyRequest, current: U): Promise<U> {
   const visit = supportVisitOf(req)
   const hospitalId = visit?.hospitalId ?? current.hospitalId
@@ -174,13 +216,19 @@ export async function currentUserAsActing<
   )
   const readOnly = h ? readOnlyStateOf(h) : null
   if (!visit) return { ...current, supportVisit: null, readOnly }
+  const shown: SupportVisit = {
+    hospitalId: visit.hospitalId,
+    hospitalName: visit.hospitalName,
+    expiresAt: visit.expiresAt,
+    scope: visit.scope,
+  }
   return {
     ...current,
-    role: 'admin',
+    role: supportRoleOf(visit),
     hospitalId,
     hospitalName: h?.name ?? visit.hospitalName,
     timeZone: h?.timeZone ?? current.timeZone,
-    supportVisit: visit,
+    supportVisit: shown,
     readOnly,
   }
 }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { normalizePhone } from '../phone'
 import { isSafeRedirectPath } from '../safe-redirect'
 import { phoneNumber } from './common'
-import { roles } from '../roles'
+import { actingRoles } from '../roles'
 import { readOnlyState, supportVisit } from './support-access'
 
 export const PASSWORD_MIN = 8
@@ -61,7 +61,8 @@ export const currentUser = z.object({
   lastName: z.string().nullable(),
   username: z.string().nullable(),
   email: z.string(),
-  role: z.enum(roles),
+  /** The role the user acts as: `support` for a super admin inside under a support grant. */
+  role: z.enum(actingRoles),
   isActive: z.boolean(),
   status: z.enum(['active', 'suspended']),
   plan: z.string().nullable(),

@@ -3,8 +3,9 @@ import { z } from 'zod'
 /*
  * Support access granted by the hospital, and read-only mode (issue 27, docs/decisions/032).
  *   GET    /api/support-access                       (hospital:manage) grants and support actions
- *   POST   /api/support-access                       (hospital:manage) grant {hours, reason}
- *   POST   /api/support-access/:id/revoke            (hospital:manage) end a grant now
+ *   POST   /api/support-access                       (support-access:manage) grant
+ *                                                      {hours, reason, scope?}
+ *   POST   /api/support-access/:id/revoke            (support-access:manage) end a grant now
  *   POST   /api/admin/hospitals/:id/support-session  (super admin) enter under a live grant
  *   DELETE /api/admin/support-session                (super admin) exit
  */
@@ -13,6 +14,18 @@ export const SUPPORT_HOURS_MIN = 1
 export const SUPPORT_HOURS_MAX = 72
 /** Days a hospital stays writable after it became past due. */
 export const PAST_DUE_GRACE_DAYS = 14
+
+/**
+ * What a grant lets support do (issue 39): 'support' acts as the support role (reads, ordinary
+ * corrections; never the team, security, credentials, exports, deletes, backups); 'full_admin'
+ * acts as the hospital's admin, given explicitly.
+ */
+export const supportScopes = ['support', 'full_admin'] as const
+export type SupportScope = (typeof supportScopes)[number]
+export const supportScopeLabels: Record<SupportScope, string> = {
+  support: 'Support (no team, security, credentials, exports or deletes)',
+  full_admin: 'Full admin',
+}
 
 export const grantSupportAccessInput = z.strictObject({
   hours: z
@@ -25,6 +38,7 @@ export const grantSupportAccessInput = z.strictObject({
     .trim()
     .min(3, { message: 'Say in a few words why support needs access' })
     .max(500, { message: 'Reason must be at most 500 characters' }),
+  scope: z.enum(supportScopes, { message: 'Choose support or full admin' }).default('support'),
 })
 export type GrantSupportAccessInput = z.input<typeof grantSupportAccessInput>
 
@@ -35,6 +49,7 @@ export const supportGrant = z.object({
   id: z.string(),
   hours: z.number(),
   reason: z.string(),
+  scope: z.enum(supportScopes),
   grantedBy: z.string().nullable(),
   createdAt: z.string(),
   expiresAt: z.string(),
@@ -66,6 +81,8 @@ export const supportVisit = z.object({
   hospitalId: z.string(),
   hospitalName: z.string(),
   expiresAt: z.string(),
+  /** 'support' acts as the support role, 'full_admin' as the hospital's admin. */
+  scope: z.enum(supportScopes),
 })
 export type SupportVisit = z.infer<typeof supportVisit>
 

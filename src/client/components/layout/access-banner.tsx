@@ -51,8 +51,12 @@ function SupportBanner({ visit }: { visit: SupportVisit }) {
       <ShieldAlert aria-hidden="true" className="size-5 shrink-0" />
       <p className="min-w-0 flex-1 [overflow-wrap:anywhere]">
         You are inside <strong>{visit.hospitalName}</strong> as Arogya support ·{' '}
+        <strong>{visit.scope === 'full_admin' ? 'full admin' : 'support role'}</strong> ·{' '}
         <span>{over ? 'access ended' : timeLeft(end - now)}</span>. Everything you do is recorded
         and shown to the hospital&apos;s admin.
+        {visit.scope === 'full_admin'
+          ? null
+          : ' The team, security settings, credentials, exports, deletes and restores stay with the hospital’s own admin.'}
       </p>
       <Button size="sm" variant="outline" loading={exit.isPending} onClick={() => void leave()}>
         <LogOut aria-hidden="true" /> Exit

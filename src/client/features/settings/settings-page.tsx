@@ -105,7 +105,7 @@ const tabs = [
 type Tab = (typeof tabs)[number]
 
 function Integrations() {
-  const canManage = useCan('hospital:manage')
+  const canManage = useCan('integrations:manage')
   const { data: user } = useUser()
   return (
     <section aria-labelledby="integrations-title" className="space-y-3">
@@ -146,6 +146,7 @@ function HospitalSettings({
   setTab: (t: Tab) => void
 }) {
   const canEdit = useCan('hospital:manage')
+  const canEditSecurity = useCan('security:manage')
   const form = useForm<SettingsFormInput, unknown, SettingsFormOutput>({
     defaultValues: toForm(saved),
     resolver: settingsResolver,
@@ -243,7 +244,9 @@ function HospitalSettings({
         </TabsContent>
         <TabsContent value="security" className="space-y-4">
           <h2 className="text-lg font-semibold">Security</h2>
-          {section(<SecurityPolicyFields />)}
+          <SettingsSection canEdit={canEditSecurity} onSubmit={onSubmit}>
+            <SecurityPolicyFields />
+          </SettingsSection>
           <SecurityAccountPanel />
         </TabsContent>
         <TabsContent value="appearance">

@@ -21,6 +21,10 @@ export const supportAccessGrants = pgTable(
     grantedByUserId: text('granted_by_user_id').notNull(),
     reason: text('reason').notNull(),
     hours: integer('hours').notNull(),
+    /** Issue 39 (migration 0035): 'support' acts as the support role, 'full_admin' as admin. */
+    scope: text('scope', { enum: ['support', 'full_admin'] })
+      .notNull()
+      .default('support'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
     revokedAt: timestamp('revoked_at', { withTimezone: true }),

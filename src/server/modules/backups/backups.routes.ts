@@ -71,9 +71,11 @@ export function registerBackupSchedules(): void {
  */
 export function backupRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   registerBackupJobs()
+  const read = { config: requirePermission('backup:read') }
   const manage = { config: requirePermission('backup:manage') }
+  const exporting = { config: requirePermission('data:export') }
 
-  app.get('/api/backup/configurations', manage, async (req) => ({
+  app.get('/api/backup/configurations', read, async (req) => ({
     configurations: await listConfigurations(db, actingMember(req)),
   }))
 
@@ -101,17 +103,17 @@ export function backupRoutes(app: FastifyInstance, { db }: { db: AppDb }): void 
     return reply.status(202).send({ log })
   })
 
-  app.get('/api/backup/logs', manage, async (req) => {
+  app.get('/api/backup/logs', read, async (req) => {
     const { limit } = parse(backupLogsQuery, req.query)
     return { logs: await listLogs(db, actingMember(req), limit) }
   })
 
-  app.get('/api/backup/logs/:id', manage, async (req) => {
+  app.get('/api/backup/logs/:id', read, async (req) => {
     const { id } = parse(uuidParam, req.params, 'id')
     return { log: await getLog(db, actingMember(req), id) }
   })
 
-  app.get('/api/backup/logs/:id/download', manage, async (req, reply) => {
+  app.get('/api/backup/logs/:id/download', exporting, async (req, reply) => {
     const { id } = parse(uuidParam, req.params, 'id')
     const row = await downloadableLog(db, actingMember(req), id)
     return sendStoredFile(reply, {
@@ -155,7 +157,7 @@ export function backupRoutes(app: FastifyInstance, { db }: { db: AppDb }): void 
     return reply.status(202).send({ restore })
   })
 
-  app.get('/api/backup/restores/:id', manage, async (req) => {
+  app.get('/api/backup/restores/:id', read, async (req) => {
     const { id } = parse(uuidParam, req.params, 'id')
     return { restore: await getRestore(db, actingMember(req), id) }
   })

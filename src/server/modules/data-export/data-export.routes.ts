@@ -76,7 +76,8 @@ export function dataExportRoutes(
   { db, auth }: { db: AppDb; auth: Auth },
 ): void {
   registerDataExportJob()
-  const admin = { config: requirePermission('hospital:manage') }
+  const admin = { config: requirePermission('data:export') }
+  const deleting = { config: requirePermission('data:delete') }
 
   /** The hospital's export job, or a 404 (missing, another hospital's, another kind of job). */
   async function exportJob(hospitalId: string, params: unknown) {
@@ -163,7 +164,7 @@ export function dataExportRoutes(
       .send(createReadStream(path))
   })
 
-  app.post('/api/data/delete-all', admin, async (req) => {
+  app.post('/api/data/delete-all', deleting, async (req) => {
     const who = actingMember(req)
     const { confirmName, password } = parse(deleteAllDataInput, req.body)
     return deleteAllData({

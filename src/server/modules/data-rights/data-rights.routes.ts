@@ -13,8 +13,8 @@ import { exportCsv, exportPatient } from './patient-export.service'
  * hospital-level decision (hospital:manage). Another hospital's patient: 404.
  */
 export function dataRightsRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
-  const exporting = { config: requirePermission('audit:read') }
-  const erasing = { config: requirePermission('hospital:manage') }
+  const exporting = { config: requirePermission('data:export') }
+  const erasing = { config: requirePermission('data:delete') }
 
   app.get('/api/patients/:id/export.json', exporting, async (req, reply) => {
     const { id } = parse(uuidParam, req.params, 'id')

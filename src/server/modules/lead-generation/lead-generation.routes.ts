@@ -24,9 +24,10 @@ export function leadGenerationRoutes(
   app: FastifyInstance,
   { db, mailer }: { db: AppDb; mailer: Mailer },
 ): void {
+  const read = { config: requirePermission('hospital:manage') }
   const manage = { config: requirePermission('lead-generation:manage') }
 
-  app.get('/api/marketing-campaigns', manage, async (req) =>
+  app.get('/api/marketing-campaigns', read, async (req) =>
     listLeadGenRequests({ db, ...actingMember(req) }),
   )
 

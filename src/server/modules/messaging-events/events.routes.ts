@@ -1,9 +1,7 @@
-import { eq } from 'drizzle-orm'
 import type { FastifyInstance } from 'fastify'
 import { authed, member, requirePermission } from '../../auth/access'
+import { streamAccess } from '../../auth/stream-access'
 import type { AppDb } from '../../db/client'
-import { session } from '../../db/schema/auth'
-import { withPlatform } from '../../db/tenant'
 import type { HubEvent, MessagingHub } from './hub'
 import { patientReadRoutes } from './patient-read'
 import { unreadCount } from './unread.service'
@@ -15,7 +13,8 @@ export interface MessagingEventsDeps {
 
 /**
  * Stream timings, read when a stream opens (tests shorten them): a comment line every
- * heartbeat keeps proxies from closing the stream and re-checks the session.
+ * heartbeat keeps proxies from closing the stream and re-checks its access (the session, and a
+ * support visit's grant: auth/stream-access.ts).
  */
 export const streamTiming = { heartbeatMs: 25_000, maxStreamMs: 60 * 60_000 }
 
@@ -25,20 +24,14 @@ const MAX_BUFFERED = 1024 * 1024
 
 const frame = (event: string, data: unknown) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`
 
-/** The session is still there and not past its (idle or absolute) deadline. */
-async function sessionAlive(db: AppDb, sessionId: string): Promise<boolean> {
-  const [row] = await withPlatform(db, (tx) =>
-    tx.select({ expiresAt: session.expiresAt }).from(session).where(eq(session.id, sessionId)),
-  )
-  return !!row && row.expiresAt.getTime() > Date.now()
-}
-
 /**
  * GET /api/events/messages: server-sent events for the signed-in member's hospital only:
  * `communication` (a message's new status, or an inbound one), `unread` ({ count }, first on
  * connecting and after inbound messages). A comment every 25 s; the stream ends when the session
- * is signed out or times out (checked then), after an hour, or at once with a `retry` event
- * when live updates are not available (no LISTEN): the screen polls instead.
+ * is signed out or times out (checked then), when a support visit's grant is revoked (at once,
+ * by NOTIFY on every instance; else at the next heartbeat) or expires, after an hour, or at
+ * once with a `retry` event when live updates are not available (no LISTEN): the screen polls
+ * instead.
  * GET /api/messaging/unread: the bell's count; POST /api/patients/:id/read (patient-read.ts).
  */
 export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEventsDeps): void {
@@ -51,6 +44,7 @@ export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEvent
 
   app.get('/api/events/messages', { config: authed }, async (req, reply) => {
     const actor = member(req)
+    const access = streamAccess(db, req)
     const count = await unreadCount(db, actor.hospitalId)
     void reply.hijack()
     const res = reply.raw
@@ -73,6 +67,7 @@ export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEvent
       unsubscribe()
       clearInterval(heartbeat)
       clearTimeout(lifetime)
+      clearTimeout(grantEnds)
       res.end()
     }
     const write = (text: string) => {
@@ -81,14 +76,16 @@ export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEvent
       res.write(text)
     }
     const unsubscribe = hub.subscribe(actor.hospitalId, (event: HubEvent) => {
-      if (event.type === 'retry') {
+      if (event.type === 'support-ended') {
+        if (access.endsWith(event)) end()
+      } else if (event.type === 'retry') {
         write(frame('retry', { pollMs: POLL_MS }))
         end()
       } else write(frame(event.type, event.data))
     })
     const heartbeat = setInterval(() => {
       write(': ping\n\n')
-      sessionAlive(db, actor.sessionId).then(
+      access.stillAllowed().then(
         (alive) => {
           if (!alive) end()
         },
@@ -99,6 +96,10 @@ export function messagingEventsRoutes(app: FastifyInstance, deps: MessagingEvent
     // At most an hour: the browser reconnects, its session checked again.
     const lifetime = setTimeout(end, streamTiming.maxStreamMs)
     lifetime.unref()
+    // A support visit's stream ends when its grant expires.
+    const left = access.msLeft()
+    const grantEnds = left === null ? undefined : setTimeout(end, Math.min(left, 2 ** 31 - 1))
+    grantEnds?.unref()
     req.raw.on('close', end)
     res.on('close', end)
   })

@@ -7,6 +7,7 @@ import { liveNotice } from '../live-monitoring/live-notice'
 import { createNameCache } from '../live-monitoring/members'
 import { forgetWebhookConfig } from '../messaging-webhooks/config-cache'
 import { MESSAGING_CHANNEL } from '../messaging/notify'
+import { supportEndedNotice } from '../support-access/support-ended'
 import { unreadCount } from './unread.service'
 
 /** What a connected screen is sent (GET /api/events/messages). */
@@ -16,6 +17,8 @@ export type HubEvent =
   | { type: 'activity'; data: Activity }
   | { type: 'presence'; data: PresenceEvent }
   | { type: 'retry' }
+  /** A support grant of the hospital was revoked: streams opened under it end (issue 39). */
+  | { type: 'support-ended'; grantId: string }
 
 type Subscriber = (event: HubEvent) => void
 
@@ -41,7 +44,8 @@ export interface HubOptions {
  * hospital's events. An inbound message also sends that hospital's new unread count. The same
  * channel carries "settings changed" (config-cache.ts): this instance's cached secrets of that
  * hospital are dropped; live monitoring's `activity` and `presence` notices (issue 29) go to the
- * hospital's screens too. When notifications stop arriving, every screen is told to retry
+ * hospital's screens too, and "a support grant was revoked" (issue 39) ends the streams opened
+ * under it. When notifications stop arriving, every screen is told to retry
  * (it polls meanwhile).
  */
 export async function createMessagingHub(options: HubOptions): Promise<MessagingHub> {
@@ -81,6 +85,12 @@ export async function createMessagingHub(options: HubOptions): Promise<Messaging
     const settings = json as { kind?: unknown; hospitalId?: unknown }
     if (settings.kind === 'settings' && typeof settings.hospitalId === 'string') {
       forgetWebhookConfig(db, settings.hospitalId)
+      return
+    }
+    // A support grant revoked (issue 39): the streams opened under it end, on every instance.
+    const ended = supportEndedNotice(json)
+    if (ended) {
+      send(ended.hospitalId, { type: 'support-ended', grantId: ended.grantId })
       return
     }
     // Live monitoring (issue 29): activities (named here) and presence changes.

@@ -28,10 +28,11 @@ export interface MessagingSettingsDeps {
  */
 export function messagingSettingsRoutes(app: FastifyInstance, deps: MessagingSettingsDeps): void {
   const { db, urls } = deps
-  const manage = { config: requirePermission('hospital:manage') }
+  const read = { config: requirePermission('hospital:manage') }
+  const manage = { config: requirePermission('integrations:manage') }
   const baseUrl = deps.baseURL ?? 'http://localhost:3000'
 
-  app.get('/api/settings/messaging', manage, async (req) =>
+  app.get('/api/settings/messaging', read, async (req) =>
     getMessagingSettings({ db, baseUrl, ...actingMember(req) }),
   )
 

@@ -23,6 +23,7 @@ export function templatesRoutes(
   const { db, urls } = deps
   const read = { config: requirePermission('leads:read') }
   const manage = { config: requirePermission('hospital:manage') }
+  const credentials = { config: requirePermission('integrations:manage') }
 
   app.get('/api/message-templates', read, async (req) => {
     const { channel } = parse(templateListQuery, req.query)
@@ -46,7 +47,7 @@ export function templatesRoutes(
     return reply.code(204).send()
   })
 
-  app.post('/api/message-templates/resync', manage, async (req) => {
+  app.post('/api/message-templates/resync', credentials, async (req) => {
     parse(noBody, req.body)
     return resyncTemplates({ db, urls, ...actingMember(req) })
   })

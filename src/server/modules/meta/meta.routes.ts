@@ -30,9 +30,10 @@ export function metaRoutes(app: FastifyInstance, deps: MetaRouteDeps): void {
   const { db } = deps
   const graph = deps.graph ?? defaultGraphConfig
   const mailer = deps.mailer
-  const manage = { config: requirePermission('hospital:manage') }
+  const read = { config: requirePermission('hospital:manage') }
+  const manage = { config: requirePermission('integrations:manage') }
 
-  app.get('/api/integrations/meta', manage, async (req) =>
+  app.get('/api/integrations/meta', read, async (req) =>
     getConnectionView({ db, ...actingMember(req) }),
   )
 

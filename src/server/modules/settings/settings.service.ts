@@ -19,12 +19,17 @@ import {
 } from '../hospital-settings/hospital-settings.service'
 import { applyNotifications, readNotifications } from '../messaging-settings/notifications.service'
 import { refreshContactLimitFlags } from '../leads/contact-limit'
+import { can } from '../../../shared/permissions'
+import type { ActingRole } from '../../../shared/roles'
+import { permissionRefusal } from '../../auth/access'
 
 export interface SettingsOptions {
   db: AppDb
   hospitalId: string
   userId: string
   impersonatorUserId?: string | null | undefined
+  /** The role the request acts as: the security section needs security:manage (issue 39). */
+  actingRole?: ActingRole | undefined
 }
 
 const profileColumns = {
@@ -136,6 +141,20 @@ function checkOwnTwoFactor(ownTwoFactor: boolean, alreadyRequired: boolean): voi
 }
 
 /**
+ * The security section (two-factor requirement, session limits) needs security:manage: a
+ * support visit may save every other section, and this one unchanged, but never change it.
+ */
+function refuseSecurityChange(
+  role: ActingRole | undefined,
+  next: SaveSettingsInput['security'],
+  before: object,
+): void {
+  if (!role || can(role, 'security:manage')) return
+  if (changedKeys('security', defined(next), before).length)
+    throw permissionRefusal(role, 'security:manage')
+}
+
+/**
  * PUT /api/settings (hospital:manage). One transaction: the hospital's row (locked while it
  * is checked), then as app_user the tenant rows (upserted: no row means the defaults), and
  * one audit row naming every key that changed. Sections and keys left out keep their value.
@@ -172,6 +191,7 @@ export async function saveSettings(
       await enterTenant(tx, hospitalId)
       const before = await readTenantSections(tx)
       if (requiring) checkOwnTwoFactor(me?.on === true, before.security.requireTwoFactor)
+      refuseSecurityChange(opts.actingRole, opts.values.security, before.security)
 
       const hs = {
         ...defined({ region }),

@@ -24,15 +24,16 @@ function platformActor(req: FastifyRequest) {
  * see what support did; a super admin enters a hospital under a live grant and leaves it.
  */
 export function supportAccessRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
-  const manage = { config: requirePermission('hospital:manage') }
+  const read = { config: requirePermission('hospital:manage') }
+  const manage = { config: requirePermission('support-access:manage') }
 
-  app.get('/api/support-access', manage, async (req) =>
+  app.get('/api/support-access', read, async (req) =>
     supportAccessOverview({ db, ...actingMember(req) }),
   )
 
   app.post('/api/support-access', manage, async (req, reply) => {
-    const { hours, reason } = parse(grantSupportAccessInput, req.body)
-    const grant = await grantSupportAccess({ db, ...actingMember(req), hours, reason })
+    const { hours, reason, scope } = parse(grantSupportAccessInput, req.body)
+    const grant = await grantSupportAccess({ db, ...actingMember(req), hours, reason, scope })
     return reply.status(201).send(grant)
   })
 

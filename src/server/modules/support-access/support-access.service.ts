@@ -3,6 +3,7 @@ import type {
   GrantStatus,
   SupportAccessOverview,
   SupportGrant,
+  SupportScope,
   SupportVisit,
 } from '../../../shared/schemas/support-access'
 import type { AppDb } from '../../db/client'
@@ -15,6 +16,7 @@ import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import { recordPlatformAudit } from '../audit/platform-audit.service'
 import { asPlatform, asTenant } from '../team/team-db'
+import { notifySupportEnded } from './support-ended'
 
 /** The hospital admin who manages grants (never a super admin inside under a grant). */
 export interface HospitalAdminOptions {
@@ -56,6 +58,7 @@ function toGrant(g: GrantRow, names: Map<string, string>): SupportGrant {
     id: g.id,
     hours: g.hours,
     reason: g.reason,
+    scope: g.scope,
     grantedBy: names.get(g.grantedByUserId) ?? null,
     createdAt: g.createdAt.toISOString(),
     expiresAt: g.expiresAt.toISOString(),
@@ -83,7 +86,10 @@ export async function supportAccessOverview(
       .select()
       .from(auditEvents)
       .where(
-        or(isNotNull(auditEvents.impersonatorUserId), like(auditEvents.action, 'platform.support.%')),
+        or(
+          isNotNull(auditEvents.impersonatorUserId),
+          like(auditEvents.action, 'platform.support.%'),
+        ),
       )
       .orderBy(desc(auditEvents.createdAt), desc(auditEvents.id))
       .limit(ACTIONS_SHOWN),
@@ -107,10 +113,19 @@ export async function supportAccessOverview(
   }
 }
 
-/** POST /api/support-access: lets super admins in for `hours`, audited in the hospital. */
+const scopeWords: Record<SupportScope, string> = {
+  support: 'support access',
+  full_admin: 'full admin support access',
+}
+
+/**
+ * POST /api/support-access: lets super admins in for `hours`, audited in the hospital. `scope`
+ * 'support' (the default) acts as the support role; 'full_admin', given explicitly, as admin.
+ */
 export async function grantSupportAccess(
-  opts: HospitalAdminOptions & { hours: number; reason: string },
+  opts: HospitalAdminOptions & { hours: number; reason: string; scope?: SupportScope },
 ): Promise<SupportGrant> {
+  const scope = opts.scope ?? 'support'
   refuseSupport(opts)
   const grant = await withPlatform(opts.db, async (tx) => {
     const [row] = await tx
@@ -120,6 +135,7 @@ export async function grantSupportAccess(
         grantedByUserId: opts.userId,
         reason: opts.reason,
         hours: opts.hours,
+        scope,
         expiresAt: sql`now() + make_interval(hours => ${opts.hours})`,
       })
       .returning()
@@ -131,7 +147,7 @@ export async function grantSupportAccess(
       action: 'support.granted',
       entityType: 'support_access_grant',
       entityId: row.id,
-      summary: `Granted support access for ${opts.hours} hour${opts.hours === 1 ? '' : 's'}: ${opts.reason}`,
+      summary: `Granted ${scopeWords[scope]} for ${opts.hours} hour${opts.hours === 1 ? '' : 's'}: ${opts.reason}`,
     })
     return row
   })
@@ -140,7 +156,8 @@ export async function grantSupportAccess(
 
 /**
  * POST /api/support-access/:id/revoke: ends the grant now. Sessions inside under it are refused
- * from their next request on (SUPPORT_ACCESS_ENDED; the per-request check then removes them).
+ * from their next request on (SUPPORT_ACCESS_ENDED; the per-request check then removes them),
+ * and, by a NOTIFY sent at COMMIT, their open event streams end at once on every instance.
  */
 export async function revokeSupportAccess(
   opts: HospitalAdminOptions & { id: string },
@@ -175,6 +192,7 @@ export async function revokeSupportAccess(
       summary: `Revoked support access granted for: ${current.reason}`,
     })
     await asPlatform(tx)
+    await notifySupportEnded(tx, { hospitalId: opts.hospitalId, grantId: opts.id })
     return row ?? current
   })
   return toGrant(grant, await namesOf(opts.db, [grant.grantedByUserId, grant.revokedByUserId]))
@@ -231,12 +249,13 @@ export async function enterHospital(opts: {
       action: 'support.entered',
       entityType: 'hospital',
       entityId: opts.hospitalId,
-      summary: `Entered ${hospital.name} under support access until ${grant.expiresAt.toISOString()}`,
+      summary: `Entered ${hospital.name} under ${scopeWords[grant.scope]} until ${grant.expiresAt.toISOString()}`,
     })
     return {
       hospitalId: opts.hospitalId,
       hospitalName: hospital.name,
       expiresAt: grant.expiresAt.toISOString(),
+      scope: grant.scope,
     }
   })
 }

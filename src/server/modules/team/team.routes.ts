@@ -38,9 +38,10 @@ const publicUrlOf = (req: FastifyRequest, baseURL: string | undefined) =>
  */
 export function teamRoutes(app: FastifyInstance, deps: TeamRouteDeps): void {
   const { db } = deps
-  const manage = { config: requirePermission('hospital:manage') }
+  const read = { config: requirePermission('hospital:manage') }
+  const manage = { config: requirePermission('team:manage') }
 
-  app.get('/api/team', manage, async (req) => listTeam({ db, ...actingMember(req) }))
+  app.get('/api/team', read, async (req) => listTeam({ db, ...actingMember(req) }))
 
   app.post('/api/team/invitations', manage, async (req, reply) => {
     const values = parse(inviteMemberInput, req.body)

@@ -68,6 +68,7 @@ function TemplateItem({ t, onEdit }: { t: MessageTemplate; onEdit?: (() => void)
 /** Settings → Templates: each channel's templates, approval status, edit and add (admins). */
 export function TemplatesPanel() {
   const isAdmin = useCan('hospital:manage')
+  const canResync = useCan('integrations:manage')
   const [channel, setChannel] = useState<MessageChannel>('whatsapp')
   const [editing, setEditing] = useState<MessageTemplate | null | 'new'>(null)
   const templates = useMessageTemplates(channel)
@@ -108,7 +109,7 @@ export function TemplatesPanel() {
         </div>
         {isAdmin ? (
           <div className="flex flex-wrap gap-2 sm:ml-auto">
-            {channel === 'whatsapp' ? (
+            {channel === 'whatsapp' && canResync ? (
               <Button
                 variant="outline"
                 onClick={() => void runResync()}

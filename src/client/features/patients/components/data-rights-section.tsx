@@ -14,8 +14,8 @@ import { ErasePatientDialog } from './erase-patient-dialog'
  * cannot use them; the server enforces the same rules.
  */
 export function DataRightsSection({ patient }: { patient: Patient }) {
-  const isAdmin = useCan('hospital:manage')
-  const canExport = useCan('audit:read')
+  const isAdmin = useCan('data:delete')
+  const canExport = useCan('data:export')
   const timeZone = useUser().data?.timeZone
   const [erasing, setErasing] = useState(false)
   const erased = Boolean(patient.erasedAt)

@@ -36,7 +36,7 @@ function stored(): Running | null {
  * and they see why here.
  */
 export function DataActionsPanel() {
-  const canManage = useCan('hospital:manage')
+  const canManage = useCan('data:export')
   const { data: user, isPending } = useUser()
   const [running, setRunning] = useState<Running | null>(stored)
   const [deleting, setDeleting] = useState(false)

@@ -27,9 +27,17 @@ function GrantItem({ grant, onRevoke }: { grant: SupportGrant; onRevoke: () => v
   return (
     <li className="flex flex-wrap items-start justify-between gap-3 py-3">
       <div className="min-w-0 space-y-1 [overflow-wrap:anywhere]">
-        <p className="text-sm font-medium text-slate-900">{grant.reason}</p>
+        <p className="text-sm font-medium text-slate-900">
+          {grant.reason}
+          {grant.scope === 'full_admin' ? (
+            <Badge variant="destructive" className="ml-2">
+              Full admin
+            </Badge>
+          ) : null}
+        </p>
         <p className="text-xs text-slate-600">
-          {grant.hours} hour{grant.hours === 1 ? '' : 's'}, granted {when(grant.createdAt)}
+          {grant.scope === 'full_admin' ? 'Full admin' : 'Support'} · {grant.hours} hour
+          {grant.hours === 1 ? '' : 's'}, granted {when(grant.createdAt)}
           {grant.grantedBy ? ` by ${grant.grantedBy}` : ''} ·{' '}
           {grant.status === 'revoked' && grant.revokedAt
             ? `revoked ${when(grant.revokedAt)}`
@@ -77,8 +85,8 @@ export function SupportAccessSection() {
       <Card>
         <CardContent className="space-y-5 p-4 sm:p-5">
           <p className="text-sm text-slate-600">
-            Arogya support can act inside your hospital only while you allow it. Everything they
-            do is recorded below with their name.
+            Arogya support can act inside your hospital only while you allow it. Everything they do
+            is recorded below with their name.
           </p>
           <SupportGrantForm />
           {overview.isPending ? (
