@@ -265,7 +265,13 @@ describe('POST /api/patients/:id/erase', () => {
       t.db,
       sql`select name, phone, email, notes from leads where id = ${f.leadId}`,
     )
-    expect(lead).toEqual({ name: ERASED_NAME, phone: '', email: null, notes: null })
+    // The phone: unique per lead (one lead per phone per hospital), with no digits of anyone's.
+    expect(lead).toEqual({
+      name: ERASED_NAME,
+      phone: expect.stringMatching(/^erased-[a-p]{32}$/),
+      email: null,
+      notes: null,
+    })
     // Consent records are kept; the newest on each channel is now a withdrawal.
     const consents = await queryRows<{ channel: string; action: string }>(
       t.db,
@@ -305,6 +311,26 @@ describe('POST /api/patients/:id/erase', () => {
     const after = patientSchema.strict().parse((await get(admin, `/api/patients/${f.id}`)).json())
     expect(after).toMatchObject({ name: ERASED_NAME, phone: '', email: null })
     expect(after.erasedAt).toEqual(result.erasedAt)
+  })
+
+  it('erases a second patient with a lead in the same hospital (two erased leads coexist)', async () => {
+    const second = await fullPatient(t, admin, hospitalA)
+    const res = await post(admin, `/api/patients/${second.id}/erase`, { confirmName: second.name })
+    expect(res.statusCode, res.body).toBe(200)
+    const rows = await queryRows<{ phone: string }>(
+      t.db,
+      sql`select phone from leads where id in (${f.leadId}, ${second.leadId})`,
+    )
+    expect(new Set(rows.map((r) => r.phone)).size).toBe(2)
+    const listed = await queryRows<{ patient_id: string; lead_ids: string[] }>(
+      t.db,
+      sql`select patient_id, lead_ids from erased_patients where hospital_id = ${hospitalA}
+          and patient_id in (${f.id}, ${second.id}) order by erased_at`,
+    )
+    expect(listed).toEqual([
+      { patient_id: f.id, lead_ids: [f.leadId] },
+      { patient_id: second.id, lead_ids: [second.leadId] },
+    ])
   })
 
   it('answers a second erase with 409 and changes nothing', async () => {

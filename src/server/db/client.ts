@@ -17,6 +17,7 @@ import * as backups from './schema/backups'
 import * as billing from './schema/billing'
 import * as campaigns from './schema/campaigns'
 import * as demoRequests from './schema/demo-requests'
+import * as erasure from './schema/erasure'
 import * as faqs from './schema/faqs'
 import * as hospitals from './schema/hospitals'
 import * as jobs from './schema/jobs'
@@ -61,6 +62,7 @@ export const schema = {
   ...campaigns,
   ...liveMonitoring,
   ...backups,
+  ...erasure,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

@@ -81,7 +81,12 @@ export const backupLogs = pgTable(
     error: text('error'),
     storageKey: text('storage_key'),
     driveFileId: text('drive_file_id'),
+    /** Retention deleted the local file (storage_key cleared with it). */
     filesDeletedAt: timestamp('files_deleted_at', { withTimezone: true }),
+    /** Retention deleted the Google Drive copy (drizzle/0036). */
+    driveDeletedAt: timestamp('drive_deleted_at', { withTimezone: true }),
+    /** What Drive answered when retention's deletion failed (retried every hour). */
+    driveDeleteError: text('drive_delete_error'),
     createdBy: text('created_by'),
   },
   (t) => [

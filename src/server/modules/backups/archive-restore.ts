@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm'
 import type { RestoreMode, RestoreTablePreview } from '../../../shared/schemas/backup'
 import type { Tx } from '../../db/client'
 import { countRows, type ExportTable } from '../data-export/export-tables'
+import { reapplyErasures } from '../data-rights/patient-erase.service'
 import { walkArchive } from './archive-read'
 import {
   BASE_TABLES,
@@ -115,6 +116,8 @@ export async function restoreInto(opts: {
   hospitalId: string
   manifest: BackupManifest
   mode: RestoreMode
+  /** Who asked for the restore (consents an erasure withdraws again are recorded as theirs). */
+  userId?: string | null
   progress?: (done: number, total: number) => Promise<void>
 }): Promise<RestoreTablePreview[]> {
   const { tx, manifest, mode } = opts
@@ -201,6 +204,9 @@ export async function restoreInto(opts: {
         )
       }
     }
+    // Erasure is durable: the erased patients' rows that the backup brought back are erased
+    // again, in this transaction (after the replace's deletions, which spare rows it wrote).
+    await reapplyErasures(tx, { hospitalId: opts.hospitalId, userId: opts.userId ?? null })
   } catch (error) {
     if (error instanceof BackupFileError) throw error
     const code = sqlCode(error)

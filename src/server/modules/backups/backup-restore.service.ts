@@ -90,6 +90,7 @@ export async function previewRestore(
         tx,
         source: await getStorage().get(key),
         hospitalId: who.hospitalId,
+        userId: who.userId,
         manifest,
         mode,
       })
@@ -210,6 +211,7 @@ export const runRestoreJob: JobHandler = async (job, ctx) => {
         tx,
         source: await getStorage().get(key),
         hospitalId,
+        userId: typeof p.userId === 'string' ? p.userId : null,
         manifest,
         mode: row.mode,
       })

@@ -11,9 +11,10 @@ import {
 import type { Tx } from '../../db/client'
 import { appointments, bookingHolds } from '../../db/schema/appointments'
 import { invoices } from '../../db/schema/billing'
+import { erasedPatients } from '../../db/schema/erasure'
 import { communications, leads } from '../../db/schema/leads'
 import { reminders } from '../../db/schema/messaging'
-import { patients } from '../../db/schema/patients'
+import { patientColumns, patients } from '../../db/schema/patients'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
@@ -33,8 +34,20 @@ import { eraseActivityNames } from '../live-monitoring/erase-names'
 /** Names compared as a person types them: spaces collapsed, case ignored. */
 const normalised = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase()
 
+/** Who erases: the admin at the erase, the restore's requester (or nobody) when re-applied. */
+export interface Eraser {
+  hospitalId: string
+  userId: string | null
+}
+
+/** One erased patient: their id and the leads anonymised with them (erased_patients). */
+export interface ErasedEntry {
+  patientId: string
+  leadIds?: readonly string[]
+}
+
 /** Withdraws every messaging consent on the addresses not already withdrawn (a kept record). */
-async function withdrawConsents(tx: Tx, opts: TenantOptions, addresses: Addresses) {
+async function withdrawConsents(tx: Tx, opts: Eraser, addresses: Addresses) {
   const pairs: [MessageChannel, string[]][] = [
     ['whatsapp', addresses.phones],
     ['sms', addresses.phones],
@@ -59,17 +72,38 @@ async function withdrawConsents(tx: Tx, opts: TenantOptions, addresses: Addresse
   return withdrawn
 }
 
+/**
+ * An erased lead's phone: unique per lead (one lead per phone per hospital, so a second erased
+ * lead could not also hold ''), with no digits of anyone's number (the lead's id, its digits
+ * spelled as letters, so that a search by digits never finds it): 'erased-cbaf…'.
+ */
+export const erasedLeadPhone = sql<string>`'erased-' || translate(replace(${leads.id}::text, '-', ''), '0123456789', 'ghijklmnop')`
+
 const countOf = async (rows: Promise<unknown[]>) => (await rows).length
 
-/** Clears every personal field the hospital holds about the patient, in one transaction. */
-async function eraseRows(tx: Tx, opts: TenantOptions & { id: string }): Promise<EraseCounts> {
-  const { id } = opts
+/**
+ * Clears every personal field the hospital holds about one patient, in the caller's
+ * transaction. Idempotent: run again (after a restore brought rows back) it clears them again,
+ * keeps the first erasure's time and author, and withdraws only consents not withdrawn yet. A
+ * patient row that is missing (Delete All Data, then an older backup) still has their leads
+ * anonymised.
+ */
+async function eraseRows(
+  tx: Tx,
+  opts: Eraser,
+  entry: ErasedEntry,
+): Promise<{ counts: EraseCounts; leadIds: string[] }> {
+  const id = entry.patientId
   const now = new Date()
-  const leadIds = await linkedLeadIds(tx, id)
+  const leadIds = [...new Set([...(await linkedLeadIds(tx, id)), ...(entry.leadIds ?? [])])]
   const appointmentIds = await appointmentIdsOf(tx, id)
   const holdIds = await holdIdsOf(tx, appointmentIds)
-  const patient = await lockPatient(tx, id)
-  const addresses = await addressesOf(tx, patient, leadIds)
+  const [patient] = await tx
+    .select(patientColumns)
+    .from(patients)
+    .where(eq(patients.id, id))
+    .for('update')
+  const addresses = await addressesOf(tx, patient ?? { phone: '', email: null }, leadIds)
   const consentsWithdrawn = await withdrawConsents(tx, opts, addresses)
   const messages = communicationsOf(id, leadIds, holdIds)
   // Messages not yet sent are not sent at all; then every message's content is redacted.
@@ -130,7 +164,13 @@ async function eraseRows(tx: Tx, opts: TenantOptions & { id: string }): Promise<
     ? await countOf(
         tx
           .update(leads)
-          .set({ name: ERASED_NAME, phone: '', email: null, notes: null, updatedAt: now })
+          .set({
+            name: ERASED_NAME,
+            phone: erasedLeadPhone,
+            email: null,
+            notes: null,
+            updatedAt: now,
+          })
           .where(inArray(leads.id, leadIds))
           .returning({ id: leads.id }),
       )
@@ -153,12 +193,12 @@ async function eraseRows(tx: Tx, opts: TenantOptions & { id: string }): Promise<
       medicalHistory: null,
       allergies: null,
       abhaNumber: null,
-      erasedAt: now,
-      erasedBy: opts.userId,
+      erasedAt: sql`coalesce(${patients.erasedAt}, ${now.toISOString()}::timestamptz)`,
+      erasedBy: sql`coalesce(${patients.erasedBy}, ${opts.userId})`,
       updatedAt: now,
     })
     .where(eq(patients.id, id))
-  return {
+  const counts = {
     appointments: appointmentCount,
     invoices: invoiceCount,
     communications: communicationCount,
@@ -167,6 +207,48 @@ async function eraseRows(tx: Tx, opts: TenantOptions & { id: string }): Promise<
     reminders: reminderCount,
     bookingHolds: bookingHoldCount,
   }
+  return { counts, leadIds }
+}
+
+const noCounts = (): EraseCounts => ({
+  appointments: 0,
+  invoices: 0,
+  communications: 0,
+  consentsWithdrawn: 0,
+  leads: 0,
+  reminders: 0,
+  bookingHolds: 0,
+})
+
+/**
+ * The erasure of `entries` applied to every row that names them, in the caller's transaction
+ * (the erase itself, and every restore after it writes the backup's rows). Returns the
+ * counts summed over the patients.
+ */
+export async function applyErasure(
+  tx: Tx,
+  opts: Eraser,
+  entries: readonly ErasedEntry[],
+): Promise<EraseCounts> {
+  const total = noCounts()
+  for (const entry of entries) {
+    const { counts } = await eraseRows(tx, opts, entry)
+    for (const k of Object.keys(total) as (keyof EraseCounts)[]) total[k] += counts[k]
+  }
+  return total
+}
+
+/**
+ * Re-applies every erasure of the hospital (erased_patients) in the caller's transaction: a
+ * restore calls it after writing the backup's rows, so an older backup never brings an erased
+ * patient's name, phone, notes or messages back. Returns how many patients it re-applied.
+ */
+export async function reapplyErasures(tx: Tx, opts: Eraser): Promise<number> {
+  const list = await tx
+    .select({ patientId: erasedPatients.patientId, leadIds: erasedPatients.leadIds })
+    .from(erasedPatients)
+  await applyErasure(tx, opts, list)
+  return list.length
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`
@@ -190,7 +272,12 @@ export async function erasePatient(
         { path: 'confirmName', message: ERASE_NAME_MESSAGE },
       ])
     }
-    const counts = await eraseRows(tx, opts)
+    const { counts, leadIds } = await eraseRows(tx, opts, { patientId: opts.id })
+    // The durable list (ids only) that every later restore re-applies.
+    await tx
+      .insert(erasedPatients)
+      .values({ hospitalId: opts.hospitalId, patientId: opts.id, leadIds, erasedBy: opts.userId })
+      .onConflictDoNothing()
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,
