@@ -22,7 +22,8 @@ import {
   readConnectionRow,
 } from './connection.service'
 import { fieldsOf, secretContext, storageKey } from './fields'
-import { proveBeforeSave, routeWhatsappIds, takeOver } from './whatsapp-ids'
+import { proveBeforeSave, routeWhatsappIds } from './whatsapp-ids'
+import { takeOver } from './whatsapp-takeover'
 
 export interface SettingsOptions {
   db: AppDb
