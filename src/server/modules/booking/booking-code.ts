@@ -65,8 +65,10 @@ export function revealBookingCode(row: StoredCodeMessage): string {
   const { metadata } = row
   if (!row.bookingHoldId || metadata.purpose !== 'booking_code') return row.content
   if (!row.content.startsWith(CODE_MASK)) return row.content
-  const keyId = typeof metadata.codeKeyId === 'string' ? metadata.codeKeyId : undefined
-  const derived = deriveBookingCode({ hospitalId: row.hospitalId, id: row.bookingHoldId }, keyId)
+  // Codes stored before they were derived (masked by drizzle/0038) have no key: they stay masked.
+  if (typeof metadata.codeKeyId !== 'string') return row.content
+  const hold = { hospitalId: row.hospitalId, id: row.bookingHoldId }
+  const derived = deriveBookingCode(hold, metadata.codeKeyId)
   return derived ? derived.code + row.content.slice(CODE_MASK.length) : row.content
 }
 
