@@ -133,7 +133,12 @@ describe('support access', () => {
     await grant(admin, 2, 'Middle look')
     const res = await enter(sa)
     expect(res.statusCode, res.body).toBe(200)
-    expect(res.json()).toEqual({ hospitalId: a, hospitalName: name, expiresAt: long.expiresAt })
+    expect(res.json()).toEqual({
+      hospitalId: a,
+      hospitalName: name,
+      expiresAt: long.expiresAt,
+      scope: 'support',
+    })
     const platform = await queryRows(
       t.db,
       sql`select action, actor_user_id, entity_type, entity_id, summary from platform_audit_events
