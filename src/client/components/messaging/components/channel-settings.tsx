@@ -19,6 +19,7 @@ export function ChannelSettings({
   form,
   secrets,
   savedSandbox,
+  errors = {},
   onChange,
 }: {
   channel: MessageChannel
@@ -26,6 +27,8 @@ export function ChannelSettings({
   secrets: Record<string, SecretHint>
   /** The stored set-up still sends to the sandbox (a provider's required field is missing). */
   savedSandbox: boolean
+  /** The last save's field messages by path (`whatsapp.settings.phoneNumberId`). */
+  errors?: Record<string, string>
   onChange: (form: ChannelForm) => void
 }) {
   const choice = choiceOf(channel, form.provider)
@@ -61,6 +64,13 @@ export function ChannelSettings({
           Not complete yet: until every required field is saved, messages go to the Sandbox Outbox.
         </p>
       ) : null}
+      {channel === 'sms' && form.provider === 'msg91' ? (
+        <p className="rounded-md border border-amber-200 bg-amber-50 p-2 text-sm text-amber-900">
+          MSG91 does not pass on replies, so a contact who texts STOP to your sender is not opted
+          out here automatically. Staff must record it: open the lead or patient and, under
+          Messaging consent, withdraw their SMS consent.
+        </p>
+      ) : null}
       {form.provider === 'smtp' ? (
         <Field id={id('preset')} label="SMTP preset">
           <NativeSelect
@@ -93,6 +103,7 @@ export function ChannelSettings({
       <div className="grid min-w-0 gap-3 sm:grid-cols-2">
         {choice.fields.map((f) => {
           const value = form.values[f.name]
+          const error = errors[`${channel}.${f.secret ? 'secrets' : 'settings'}.${f.name}`]
           if (f.type === 'checkbox')
             return (
               <label key={f.name} className="flex items-center gap-2 text-sm sm:col-span-2">
@@ -110,6 +121,7 @@ export function ChannelSettings({
               key={f.name}
               id={id(f.name)}
               label={f.label}
+              error={error}
               hint={
                 f.secret
                   ? `${secretHintText(secrets[f.name])}. Type a new value to replace it.`
@@ -118,6 +130,8 @@ export function ChannelSettings({
             >
               <Input
                 id={id(f.name)}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id(f.name)}-error` : undefined}
                 type={
                   f.secret
                     ? 'password'

@@ -25,9 +25,12 @@ function SettingsForm({ saved }: { saved: MessagingSettings }) {
     email: formOf(saved, 'email'),
   }))
   const save = useSaveMessagingSettings()
+  // The server's field messages (e.g. Meta refusing the WhatsApp IDs with this token), by path.
+  const [errors, setErrors] = useState<Record<string, string>>({})
 
   async function submit(e: React.FormEvent) {
     e.preventDefault()
+    setErrors({})
     try {
       await save.mutateAsync({
         whatsapp: payloadOf('whatsapp', forms.whatsapp),
@@ -36,6 +39,7 @@ function SettingsForm({ saved }: { saved: MessagingSettings }) {
       })
       toast.success('Settings saved successfully')
     } catch (error) {
+      if (error instanceof ApiError) setErrors(error.fieldErrors)
       toast.error('Error', error instanceof ApiError ? error.serverMessage : 'Failed to save.')
     }
   }
@@ -50,6 +54,7 @@ function SettingsForm({ saved }: { saved: MessagingSettings }) {
             form={forms[channel]}
             secrets={saved[channel].secrets}
             savedSandbox={saved[channel].sandbox === true}
+            errors={errors}
             onChange={(form) => setForms((f) => ({ ...f, [channel]: form }))}
           />
         ))}
