@@ -33,3 +33,6 @@ ALTER TABLE backup_logs ADD COLUMN drive_deleted_at timestamptz;
 ALTER TABLE backup_logs ADD COLUMN drive_delete_error text;
 --> statement-breakpoint
 ALTER TABLE backup_logs ADD CONSTRAINT backup_logs_drive_delete_error_check CHECK (drive_delete_error IS NULL OR length(drive_delete_error) <= 1000);
+--> statement-breakpoint
+-- Backups expired before this migration had both copies deleted together.
+UPDATE backup_logs SET drive_deleted_at = files_deleted_at WHERE drive_file_id IS NOT NULL AND files_deleted_at IS NOT NULL;

@@ -6,10 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BackupLog, RestorePreview, RestoreRun } from '../../src/shared/schemas/backup'
 import { Worker } from '../../src/server/jobs/worker'
 import { RESTORE_ORDER } from '../../src/server/modules/backups/backup-archive'
-import {
-  pruneOldBackups,
-  scheduleDueBackups,
-} from '../../src/server/modules/backups/backup-schedule'
+import { pruneOldBackups } from '../../src/server/modules/backups/backup-retention'
+import { scheduleDueBackups } from '../../src/server/modules/backups/backup-schedule'
 import {
   BACKUP_RESTORE_JOB,
   BACKUP_RUN_JOB,

@@ -34,7 +34,8 @@ import {
   BACKUP_TICK_JOB,
   backupFileName,
 } from './backups.service'
-import { pruneOldBackups, scheduleDueBackups } from './backup-schedule'
+import { pruneOldBackups } from './backup-retention'
+import { scheduleDueBackups } from './backup-schedule'
 
 let handlersRegistered = false
 let schedulesRegistered = false
@@ -49,10 +50,10 @@ export function registerBackupJobs(): void {
   })
   registerHandler(BACKUP_RESTORE_JOB, runRestoreJob, { perHospitalRunning: 1 })
   registerHandler(BACKUP_TICK_JOB, async (_job, ctx) => ({
-    started: await scheduleDueBackups(ctx.db),
+    started: await scheduleDueBackups(ctx.db, new Date(), ctx.log),
   }))
   registerHandler(BACKUP_RETENTION_JOB, async (_job, ctx) => ({
-    removed: await pruneOldBackups(ctx.db),
+    removed: await pruneOldBackups(ctx.db, new Date(), ctx.log),
   }))
 }
 

@@ -6,6 +6,7 @@ import {
   type BackupLog,
 } from '../../../shared/schemas/backup'
 import type { Tx } from '../../db/client'
+import type { JobLog } from '../../jobs/registry'
 import { backupLogs } from '../../db/schema/backups'
 import { AppError } from '../../http/app-error'
 import { tenantKey } from '../../storage/storage'
@@ -104,3 +105,10 @@ export const publicMessage = (error: unknown, fallback: string) =>
   error instanceof BackupFileError || error instanceof DriveError
     ? error.message.slice(0, 1000)
     : fallback
+
+/** A job log that says nothing (scheduled work called outside a job, e.g. by a test). */
+export const silentLog: JobLog = {
+  info: () => undefined,
+  warn: () => undefined,
+  error: () => undefined,
+}
