@@ -25,6 +25,8 @@ export const errorCodes = {
   /** A status change the state machine forbids (appointments, invoices; issue 26). */
   INVALID_TRANSITION: 409,
   PAYLOAD_TOO_LARGE: 413,
+  /** The hospital's disk quota (issue 39): the message names the limit and the usage. */
+  STORAGE_QUOTA_EXCEEDED: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
   INTERNAL: 500,

@@ -39,6 +39,7 @@ let t: TestApp
 let admin: string
 let doctor: string
 let viewer: string
+let nurse: string
 let adminB: string
 let sa: string
 let a: string
@@ -135,6 +136,7 @@ beforeAll(async () => {
   admin = await login(t.app, demoEmail('admin'))
   doctor = await login(t.app, demoEmail('doctor'))
   viewer = await login(t.app, demoEmail('viewer'))
+  nurse = await login(t.app, demoEmail('nurse'))
   adminB = await login(t.app, demoEmail('admin', 'smiledental'))
   sa = await loginSuperAdmin(t.app)
   a = await hospitalIdOf(t.db, 'sanjeevani')
@@ -196,8 +198,8 @@ describe('uploading and downloading', () => {
   })
 
   it('lets the admin and the platform download a member’s file', async () => {
-    const ticket = await submit(viewer, 'Export button missing')
-    const up = (await upload(viewer, ticket.id, 'export.pdf', samples.pdf)).json<TicketAttachment>()
+    const ticket = await submit(nurse, 'Export button missing')
+    const up = (await upload(nurse, ticket.id, 'export.pdf', samples.pdf)).json<TicketAttachment>()
     expect((await json(admin, 'GET', up.url)).rawPayload.equals(samples.pdf)).toBe(true)
     const platformUrl = `/api/admin/support-tickets/${a}/${ticket.id}/attachments/${up.id}`
     const platform = await json(sa, 'GET', platformUrl)
@@ -313,9 +315,9 @@ describe('who may attach and download', () => {
   it('answers 404 to a member for someone else’s ticket', async () => {
     const ticket = await submit(doctor)
     const up = (await upload(doctor, ticket.id, 'x.txt', samples.txt)).json<TicketAttachment>()
-    await expectRefused(upload(viewer, ticket.id, 'y.txt', samples.txt), 404)
-    expectError(await json(viewer, 'GET', up.url), 404, 'NOT_FOUND')
-    expectError(await json(viewer, 'DELETE', up.url), 404, 'NOT_FOUND')
+    await expectRefused(upload(nurse, ticket.id, 'y.txt', samples.txt), 404)
+    expectError(await json(nurse, 'GET', up.url), 404, 'NOT_FOUND')
+    expectError(await json(nurse, 'DELETE', up.url), 404, 'NOT_FOUND')
     // A wrong attachment id under a visible ticket is 404 too; a bad id is 400.
     expectError(
       await json(doctor, 'GET', `/api/support-tickets/${ticket.id}/attachments/${ticket.id}`),
@@ -343,6 +345,21 @@ describe('who may attach and download', () => {
       status: 'in_progress',
     })
     expectError(await json(admin, 'DELETE', mine.url), 409, 'CONFLICT')
+  })
+
+  it('refuses a viewer’s file with 403 (support:write), storing nothing; a viewer still reads', async () => {
+    // Issue 39: stored bytes count toward the hospital's disk quota; a viewer only reads.
+    const ticket = await submit(viewer, 'Cannot find the export button')
+    await expectRefused(upload(viewer, ticket.id, 'x.txt', samples.txt), 403)
+    // The admin may attach to it; the viewer downloads it (support:submit) but cannot remove it.
+    const up = (await upload(admin, ticket.id, 'x.txt', samples.txt)).json<TicketAttachment>()
+    const down = await json(viewer, 'GET', up.url)
+    expect(down.statusCode).toBe(200)
+    expect(down.rawPayload.equals(samples.txt)).toBe(true)
+    const files = filesOnDisk()
+    expectError(await json(viewer, 'DELETE', up.url), 403, 'FORBIDDEN')
+    expect(filesOnDisk()).toBe(files)
+    expect(await attachmentRows()).toBeGreaterThan(0)
   })
 
   it('refuses files on a closed ticket with 409', async () => {

@@ -5,6 +5,28 @@ const boolString = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes')
 
+/** A quota in MB (1 MB = 1024 × 1024 bytes): 1 MB to 1 PB. */
+const quotaMb = z.coerce
+  .number()
+  .int()
+  .min(1)
+  .max(1024 ** 3)
+  .optional()
+
+/**
+ * The per-hospital disk quota (src/server/storage/quota.ts): STORAGE_QUOTA_MB for every plan,
+ * or STORAGE_QUOTA_MB_<PLAN> for one plan (it wins over STORAGE_QUOTA_MB); unset, the plan's
+ * default. Part of env.ts's schema (through s3EnvShape), so start-up refuses a bad value.
+ */
+export const quotaEnvShape = {
+  STORAGE_QUOTA_MB: quotaMb,
+  STORAGE_QUOTA_MB_STARTER: quotaMb,
+  STORAGE_QUOTA_MB_PROFESSIONAL: quotaMb,
+  STORAGE_QUOTA_MB_ENTERPRISE: quotaMb,
+  STORAGE_QUOTA_MB_HOSPITAL_ENTERPRISE: quotaMb,
+  STORAGE_QUOTA_MB_CUSTOM_ENTERPRISE: quotaMb,
+}
+
 /**
  * File storage settings (docs/decisions/036-file-storage.md), part of env.ts's schema. With
  * S3_BUCKET set, files go to that S3-compatible bucket (shared by every instance); otherwise
@@ -27,6 +49,8 @@ export const s3EnvShape = {
     .string()
     .regex(/^(?:[a-z0-9][a-z0-9._-]*\/)*$/, { message: 'must be like "arogya/" (ending in /)' })
     .default(''),
+  // The disk quota's settings travel with the storage's (env.ts spreads this shape).
+  ...quotaEnvShape,
 }
 
 /** Both S3 keys or neither (env.ts's superRefine calls this too, so start-up refuses it). */

@@ -1,7 +1,12 @@
+import { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
 import { describe, expect, it } from 'vitest'
+import { formatStorageBytes, storageQuotaMessage } from '../../shared/schemas/storage'
 import { loadEnv } from '../env'
+import { AppError } from '../http/app-error'
 import { contentDisposition, servedContentType } from './download'
 import { sniff } from './sniff'
+import { limitToRoom, uploadRoom } from './quota-upload'
 import { tenantKey } from './storage'
 import { storageEnv } from './storage-env'
 import { checkFilename, extensionOf, extensionsFor, safeContentType } from './upload'
@@ -89,9 +94,7 @@ describe('content types', () => {
     expect(contentDisposition('डॉ\'s "x".txt')).toBe(
       `attachment; filename="__'s _x_.txt"; filename*=UTF-8''%E0%A4%A1%E0%A5%89%27s%20%22x%22.txt`,
     )
-    expect(contentDisposition('\r\n')).toBe(
-      `attachment; filename="__"; filename*=UTF-8''%0D%0A`,
-    )
+    expect(contentDisposition('\r\n')).toBe(`attachment; filename="__"; filename*=UTF-8''%0D%0A`)
   })
 })
 
@@ -124,5 +127,57 @@ describe('storage settings', () => {
     expect(() => storageEnv({ S3_BUCKET: 'Bad_Bucket' })).toThrow(/S3_BUCKET/)
     expect(() => storageEnv({ S3_BUCKET: 'ok-bucket', S3_PREFIX: '/abs' })).toThrow(/S3_PREFIX/)
     expect(() => loadEnv({ S3_SECRET_ACCESS_KEY: 'x' })).toThrow(/S3_SECRET_ACCESS_KEY/)
+  })
+})
+
+describe('the disk quota (issue 39)', () => {
+  const room = (remainingBytes: number) => ({
+    hospitalId: UUID,
+    limitBytes: 2 * 1024 ** 3,
+    usedBytes: 2 * 1024 ** 3 - remainingBytes,
+    remainingBytes,
+    settleAlone: async () => undefined,
+  })
+
+  it('writes sizes as people read them, and names the limit and the usage', () => {
+    expect(formatStorageBytes(0)).toBe('0 bytes')
+    expect(formatStorageBytes(1536)).toBe('1.5 KB')
+    expect(formatStorageBytes(312 * 1024 * 1024)).toBe('312 MB')
+    expect(formatStorageBytes(1.9 * 1024 ** 3)).toBe('1.9 GB')
+    expect(formatStorageBytes(2 * 1024 ** 3)).toBe('2 GB')
+    expect(storageQuotaMessage(1.9 * 1024 ** 3, 2 * 1024 ** 3)).toMatch(
+      /^This hospital has used 1.9 GB of its 2 GB storage, and this would go over it\./,
+    )
+  })
+
+  it('lets an upload of exactly the room left through, byte for byte', async () => {
+    const data = Buffer.alloc(1000, 7)
+    const limited = limitToRoom(
+      Readable.from([data.subarray(0, 400), data.subarray(400)]),
+      room(1000),
+    )
+    expect(uploadRoom(limited)?.remainingBytes).toBe(1000)
+    expect((await buffer(limited)).equals(data)).toBe(true)
+  })
+
+  it('fails past the room with 413 STORAGE_QUOTA_EXCEEDED, and reads nothing until read', async () => {
+    let pulled = 0
+    const source = new Readable({
+      read() {
+        pulled++
+        // Never ends: a client still sending.
+        if (pulled < 5) this.push(Buffer.alloc(600, 1))
+      },
+    })
+    const limited = limitToRoom(source, room(1000))
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    expect(pulled).toBe(0)
+    const error = await buffer(limited).catch((e: unknown) => e)
+    expect(error).toBeInstanceOf(AppError)
+    expect((error as AppError).code).toBe('STORAGE_QUOTA_EXCEEDED')
+    expect((error as AppError).status).toBe(413)
+    expect((error as AppError).message).toMatch(/^This hospital has used 2 GB of its 2 GB storage/)
+    // The request itself is left whole (feed), so the 413 can still be answered.
+    expect(source.destroyed).toBe(false)
   })
 })

@@ -21,6 +21,8 @@ import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { enqueue, getJob, type JobView } from '../../jobs/queue'
 import { registerHandler } from '../../jobs/registry'
+import { storageRoom } from '../../storage/quota'
+import { storageRoutes } from '../../storage/storage.routes'
 import { recordAudit } from '../audit/audit.service'
 import { importsInFlight } from '../leads/leads.import-limits'
 import { deleteAllData } from './delete-all.service'
@@ -76,6 +78,9 @@ export function dataExportRoutes(
   { db, auth }: { db: AppDb; auth: Auth },
 ): void {
   registerDataExportJob()
+  // The disk quota (its hook holds every streamed upload to it) and GET /api/storage/usage,
+  // shown on Settings → Data. Here, so that it comes before the upload routes' scopes.
+  storageRoutes(app, { db })
   const admin = { config: requirePermission('data:export') }
   const deleting = { config: requirePermission('data:delete') }
 
@@ -95,6 +100,9 @@ export function dataExportRoutes(
     const who = actingMember(req)
     const { kind } = parse(startExportInput, req.body)
     await pruneExports(who.hospitalId)
+    // A hospital at its disk quota cannot start one (413 naming the limit and the usage); the
+    // job itself stops if the file would pass it (export-job.ts).
+    await storageRoom(db, who.hospitalId)
     const job = await withTenant(db, who, async (tx) => {
       // Serialise this hospital's export requests across instances (transaction-scoped lock).
       await tx.execute(

@@ -9,7 +9,14 @@ import {
 } from '../../../shared/schemas/data-export'
 import type { Tx } from '../../db/client'
 import { withPlatform } from '../../db/tenant'
+import { AppError } from '../../http/app-error'
 import { type ClaimedJob, type JobContext, PermanentJobError } from '../../jobs/registry'
+import {
+  hospitalQuotaBytes,
+  settleStorageQuota,
+  storageQuotaExceeded,
+  usageByKind,
+} from '../../storage/quota'
 import { recordAudit } from '../audit/audit.service'
 import { ensureExportDir, exportPath } from './export-files'
 import { countRows, type ExportTable, exportTables, type Page, readPage } from './export-tables'
@@ -66,6 +73,25 @@ function stopIfLost(ctx: JobContext): void {
   if (ctx.signal.aborted) throw new Error('export stopped: the job lease was lost')
 }
 
+/**
+ * The hospital's disk quota for the file being written (issue 39): room is what was left when
+ * the export started; after each page the file's size on disk is compared with it, and the
+ * export stops (dead, its partial file removed) as soon as it would pass the quota.
+ */
+interface ExportRoom {
+  limitBytes: number
+  usedBytes: number
+  remainingBytes: number
+}
+
+const overQuota = (room: ExportRoom) =>
+  new PermanentJobError(storageQuotaExceeded(room.usedBytes, room.limitBytes).message)
+
+async function checkRoom(path: string, room: ExportRoom): Promise<void> {
+  const size = (await stat(path).catch(() => null))?.size ?? 0
+  if (size > room.remainingBytes) throw overQuota(room)
+}
+
 const BOM = '\uFEFF'
 
 async function writeZip(
@@ -73,6 +99,7 @@ async function writeZip(
   payload: ExportPayload,
   ctx: JobContext,
   path: string,
+  room: ExportRoom,
 ): Promise<{ files: ManifestFile[]; rows: number }> {
   const hospitalId = job.hospitalId
   const platform = await withPlatform(ctx.db, (tx) => readPlatformFiles(tx, hospitalId))
@@ -92,8 +119,9 @@ async function writeZip(
       done += file.rows.length
     }
     for (const table of tables) {
-      const rows = await writeTable(zip, table, ctx, (n) => {
+      const rows = await writeTable(zip, table, ctx, async (n) => {
         done += n
+        await checkRoom(path, room)
         return ctx.progress(done, Math.max(total, done))
       })
       files.push({ name: `${table.name}.csv`, source: table.name, ...rows })
@@ -157,6 +185,7 @@ async function writeFhir(
   job: ClaimedJob & { hospitalId: string },
   ctx: JobContext,
   path: string,
+  room: ExportRoom,
 ): Promise<{ files: ManifestFile[]; rows: number }> {
   const patients = (await ctx.withTenant((tx) => exportTables(tx))).find(
     (t) => t.name === 'patients',
@@ -190,6 +219,7 @@ async function writeFhir(
         out.write(lines.join(''))
         rows += lines.length
         await out.drain()
+        await checkRoom(path, room)
         await ctx.progress(rows, Math.max(total, rows))
       }
       if (page.values.length < EXPORT_PAGE_ROWS || !page.last) break
@@ -216,12 +246,28 @@ export async function runDataExport(job: ClaimedJob, ctx: JobContext): Promise<E
   await ensureExportDir(hospitalId)
   const final = exportPath(hospitalId, job.id, payload.kind)
   const part = `${final}.part`
+  // A retry starts again: an earlier attempt's files do not count against its own room.
+  await rm(part, { force: true })
+  await rm(final, { force: true })
+  const limitBytes = await hospitalQuotaBytes(ctx.db, hospitalId)
+  const usage = await ctx.withTenant((tx) => usageByKind(tx, hospitalId))
+  const usedBytes = Object.values(usage).reduce((a, b) => a + b, 0)
+  const room = { limitBytes, usedBytes, remainingBytes: limitBytes - usedBytes }
+  if (room.remainingBytes <= 0) throw overQuota(room)
   let written: { files: ManifestFile[]; rows: number }
   try {
     written =
       payload.kind === 'fhir'
-        ? await writeFhir(owned, ctx, part)
-        : await writeZip(owned, payload, ctx, part)
+        ? await writeFhir(owned, ctx, part, room)
+        : await writeZip(owned, payload, ctx, part, room)
+    await checkRoom(part, room)
+    // The last word, under the hospital's quota lock: the finished file (in the folder now)
+    // with everything stored meanwhile, on any instance.
+    await ctx
+      .withTenant((tx) => settleStorageQuota(tx, { hospitalId, limitBytes, adding: 0 }))
+      .catch((error: unknown) => {
+        throw error instanceof AppError ? new PermanentJobError(error.message) : error
+      })
     await rename(part, final)
   } catch (error) {
     await rm(part, { force: true })

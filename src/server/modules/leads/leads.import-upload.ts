@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto'
 import { createWriteStream } from 'node:fs'
 import { mkdir, rm } from 'node:fs/promises'
-import { Transform } from 'node:stream'
+import { type Readable, Transform } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import { IMPORT_MAX_BYTES } from '../../../shared/schemas/lead-import'
 import { AppError } from '../../http/app-error'
+import { uploadRoom } from '../../storage/quota-upload'
 import { folderBytes, hospitalDir, uploadPath } from './leads.import-files'
 import { hospitalBytesExceeded } from './leads.import-limits'
 
@@ -62,6 +63,8 @@ export async function saveUpload(
   hospitalId: string,
   maxHospitalBytes: number,
 ): Promise<{ fileId: string; path: string }> {
+  // Issue 39: the body is held to the hospital's disk quota (storage/quota-upload.ts).
+  const room = uploadRoom(body)
   const dir = hospitalDir(hospitalId)
   await mkdir(dir, { recursive: true })
   const othersBytes = await folderBytes(dir)
@@ -72,11 +75,16 @@ export async function saveUpload(
   const saving = pipeline(cap, createWriteStream(path, { mode: 0o600 }))
   const onError = (error: Error) => cap.destroy(error)
   body.on('error', onError)
-  body.pipe(cap)
+  // A body cut before it got here (over the disk quota) has failed already: nothing is kept.
+  const failed = (body as Readable).errored
+  if (failed) cap.destroy(failed)
+  else body.pipe(cap)
   try {
     await saving
     // Uploads that finished together are each over the quota when together they are.
     if ((await folderBytes(dir)) > maxHospitalBytes) throw hospitalBytesExceeded(maxHospitalBytes)
+    // And the disk quota, under its lock: the file is in the folder, so it adds nothing more.
+    if (room) await room.settleAlone(0)
     return { fileId, path }
   } catch (error) {
     await rm(path, { force: true })

@@ -12,6 +12,7 @@ import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
 import { sendStoredFile } from '../../storage/download'
 import { assertDeclaredSize, readUploadFilename, registerRawUpload } from '../../storage/raw-body'
+import { uploadRoom } from '../../storage/quota-upload'
 import { getStorage } from '../../storage/storage'
 import {
   addAttachment,
@@ -32,6 +33,9 @@ function ticketActor(db: AppDb, req: FastifyRequest): TicketActor {
  */
 export function supportAttachmentRoutes(app: FastifyInstance, { db }: { db: AppDb }): void {
   const submit = { config: requirePermission('support:submit') }
+  // Issue 39: adding or removing files stores bytes that count toward the hospital's disk
+  // quota: every role that writes, not a viewer. Reading stays with support:submit.
+  const write = { config: requirePermission('support:write') }
 
   void app.register(async (scope) => {
     // Only the raw file: any other body (JSON, a form, text/plain) is a 415 before the body
@@ -42,7 +46,7 @@ export function supportAttachmentRoutes(app: FastifyInstance, { db }: { db: AppD
     })
     registerRawUpload(scope)
 
-    scope.post('/api/support-tickets/:id/attachments', submit, async (req, reply) => {
+    scope.post('/api/support-tickets/:id/attachments', write, async (req, reply) => {
       const { id } = parse(ticketParams, req.params, 'id')
       const actor = ticketActor(db, req)
       // 404/409, 400 (name) and 413 (declared size) before a byte of the file is read.
@@ -50,6 +54,9 @@ export function supportAttachmentRoutes(app: FastifyInstance, { db }: { db: AppD
       const filename = readUploadFilename(req)
       const maxBytes = await hospitalAttachmentLimit(db, actor.hospitalId)
       assertDeclaredSize(req, maxBytes)
+      // The disk quota: the body is already held to the room left (storage/quota-upload.ts);
+      // the row is settled against it under the quota lock.
+      const room = uploadRoom(req.body)
       const attachment = await addAttachment({
         ...actor,
         id,
@@ -57,6 +64,7 @@ export function supportAttachmentRoutes(app: FastifyInstance, { db }: { db: AppD
         body: req.body as Readable,
         filename,
         maxBytes,
+        room,
       })
       return reply.status(201).send(attachment)
     })
@@ -74,7 +82,7 @@ export function supportAttachmentRoutes(app: FastifyInstance, { db }: { db: AppD
     })
   })
 
-  app.delete('/api/support-tickets/:id/attachments/:attachmentId', submit, async (req, reply) => {
+  app.delete('/api/support-tickets/:id/attachments/:attachmentId', write, async (req, reply) => {
     const params = parse(attachmentParams, req.params)
     await removeAttachment({ ...ticketActor(db, req), ...params, storage: getStorage() })
     return reply.status(204).send()

@@ -7,6 +7,7 @@ import { hospitals } from '../../db/schema/hospitals'
 import { supportTicketAttachments, supportTickets } from '../../db/schema/support-tickets'
 import { withPlatform, withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
+import { type QuotaRoom, settleRoom, storageRoom } from '../../storage/quota'
 import type { ObjectStorage } from '../../storage/storage'
 import { tenantKey } from '../../storage/storage'
 import { type FileKind, receiveUpload } from '../../storage/upload'
@@ -19,6 +20,8 @@ import type { TicketActor } from './tickets.service'
  * Support-ticket attachments (issue 28, docs/decisions/036 and 037): real files through the
  * storage module. The row is inserted only after the file is stored whole; a failed insert
  * deletes the file again, so neither a row without a file nor a file without a row is left.
+ * Issue 39: the upload counts toward the hospital's disk quota (cut while streaming at the
+ * room left, settled under the quota lock with the row).
  */
 
 export const ATTACHMENT_AREA = 'support-tickets'
@@ -60,8 +63,11 @@ export async function addAttachment(
     body: Readable
     filename: string
     maxBytes: number
+    /** The hospital's disk quota as measured before the upload (storage/quota.ts). */
+    room?: QuotaRoom | undefined
   },
 ): Promise<TicketAttachment> {
+  const room = o.room ?? (await storageRoom(o.db, o.hospitalId))
   const attachmentId = randomUUID()
   const key = tenantKey(o.hospitalId, ATTACHMENT_AREA, attachmentId)
   const file = await receiveUpload({
@@ -75,6 +81,8 @@ export async function addAttachment(
   try {
     const row = await withTenant(o.db, o, async (tx) => {
       const ticket = await attachableTicket(tx, o, true)
+      // Under the hospital's quota lock: with everything stored meanwhile, on any instance.
+      await settleRoom(tx, room, file.size)
       const [row] = await tx
         .insert(supportTicketAttachments)
         .values({
