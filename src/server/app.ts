@@ -32,7 +32,7 @@ import { registerRateLimits } from './http/rate-limit-store'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
-import { createMailer, type Mailer } from './integrations/email/mailer'
+import { createMailer, type MailCapture, type Mailer } from './integrations/email/mailer'
 import type { ProviderUrls } from './integrations/messaging/registry'
 import { backupRoutes } from './modules/backups/backups.routes'
 import { bookingRoutes } from './modules/booking/booking.routes'
@@ -104,6 +104,13 @@ export interface AppOptions {
   /** Development and tests: sandbox emails are also written here as files. */
   devOutboxDir?: string | undefined
   /**
+   * Production (NODE_ENV=production): without smtpUrl, emails whose link gives access
+   * (invitations, trial activations) are refused with a 409, never kept for the outbox.
+   */
+  requireMailDelivery?: boolean | undefined
+  /** Tests only: every email as handed to the mailer (the outbox keeps secrets masked). */
+  mailCapture?: MailCapture | undefined
+  /**
    * Admins see booking codes in the Sandbox Outbox (development or demo: NODE_ENV is not
    * production, or SEED_DEMO); masked for everyone else and by default.
    */
@@ -141,6 +148,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
     smtpUrl: options.smtpUrl,
     from: options.mailFrom ?? 'Arogya CRM <no-reply@arogya.local>',
     devOutboxDir: options.devOutboxDir,
+    requireDelivery: options.requireMailDelivery,
+    capture: options.mailCapture,
     log: app.log,
   })
   const auth = createAuth({

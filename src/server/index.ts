@@ -112,6 +112,8 @@ const { app, auth, drain, notifications } = await buildApp({
   // Outside production, sandbox emails are also files to open (verification links).
   devOutboxDir:
     env.NODE_ENV !== 'production' && !env.SMTP_URL ? join(env.DATA_DIR, 'outbox') : undefined,
+  // Production without SMTP_URL refuses invitations and activations rather than keep their links.
+  requireMailDelivery: env.NODE_ENV === 'production',
   // Booking codes in the Sandbox Outbox, for admins of a development or demo server only.
   revealSandboxCodes: env.NODE_ENV !== 'production' || env.SEED_DEMO,
 })
@@ -221,10 +223,12 @@ if (env.SEED_DEMO) {
   for (const email of demoLogins()) console.log(`  ${email}`)
   console.log('  (the super admin sets up two-factor at first sign-in)')
 }
-if (!env.SMTP_URL) {
+if (!env.SMTP_URL && env.NODE_ENV === 'production') {
+  console.warn(
+    'WARNING: email is not configured (no SMTP_URL): invitations, trial activations and password resets are refused until it is set; other emails wait in the sandbox outbox, links masked.',
+  )
+} else if (!env.SMTP_URL) {
   console.log(
-    `Emails are not sent (no SMTP_URL): they wait in the sandbox outbox` +
-      (env.NODE_ENV !== 'production' ? ` and in ${join(env.DATA_DIR, 'outbox')}` : '') +
-      '.',
+    `Emails are not sent (no SMTP_URL): they wait in the sandbox outbox (links masked) and, whole, in ${join(env.DATA_DIR, 'outbox')}.`,
   )
 }

@@ -9,6 +9,7 @@ import {
 import { insertCredentialUser } from '../../src/server/auth/credential-user'
 import { withPlatform } from '../../src/server/db/tenant'
 import { browserHeaders, login, signIn } from '../support/login'
+import { lastMailTo } from '../support/mail'
 import {
   createTestApp,
   demoEmail,
@@ -151,9 +152,7 @@ describe('better-auth behind our routes', () => {
       },
     })
     expect(res.statusCode).toBe(202)
-    const [mail] = await rows<{ text: string }>(
-      sql`select text_body as text from email_outbox where to_address = 'mutant-trial@clinic.in' order by created_at desc limit 1`,
-    )
+    const mail = lastMailTo(t.db, 'mutant-trial@clinic.in')
     const token = /token=([^&\s]+)/.exec(mail?.text ?? '')?.[1]
     expect(token).toBeDefined()
     const payload = JSON.parse(Buffer.from(token?.split('.')[1] ?? '', 'base64url').toString()) as {

@@ -6,7 +6,12 @@ import { eq } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { emailOutbox } from '../../src/server/db/schema/security'
-import { createMailer, type MailMessage } from '../../src/server/integrations/email/mailer'
+import {
+  assertDeliversLinks,
+  createMailer,
+  MAIL_NOT_CONFIGURED_MESSAGE,
+  type MailMessage,
+} from '../../src/server/integrations/email/mailer'
 import { outboxEntry } from '../../src/shared/schemas/outbox'
 import { type FakeSmtp, startFakeSmtp } from '../support/fakes/smtp'
 import { expectError } from '../support/http'
@@ -64,7 +69,7 @@ const msg = (purpose: string, extra: Partial<MailMessage> = {}): MailMessage => 
 const link = `http://localhost/api/auth/verify-email?token=${'x'.repeat(120)}&callbackURL=%2Fapp`
 
 describe('sandbox driver', () => {
-  it('stores the whole message and writes a private file to the dev outbox', async () => {
+  it('stores the message with its link masked and writes it whole to a private dev file', async () => {
     const dir = join(tmp, 'outbox')
     const mailer = createMailer({ db: t.db, from: FROM, devOutboxDir: dir })
     expect(mailer.driver).toBe('sandbox')
@@ -82,7 +87,8 @@ describe('sandbox driver', () => {
     expect(row).toMatchObject({
       toAddress: message.to,
       subject: message.subject,
-      textBody: message.text,
+      // Issue 39: no outbox row holds a live link.
+      textBody: `Welcome.\n\nOpen this link:\n${link.replace('x'.repeat(120), '••••xxxx')}\n`,
       htmlBody: message.html,
       driver: 'sandbox',
       status: 'sandbox',
@@ -103,6 +109,47 @@ describe('sandbox driver', () => {
     )
     expect(content).toContain(message.text)
     expect(content).toContain(link)
+  })
+
+  it('in production, refuses an email with a link (kept failed, masked) and keeps one without', async () => {
+    const { lines, log } = capturedLog()
+    const mailer = createMailer({ db: t.db, from: FROM, requireDelivery: true, log })
+    expect(mailer.deliversLinks).toBe(false)
+    expect(() => assertDeliversLinks(mailer)).toThrow(MAIL_NOT_CONFIGURED_MESSAGE)
+    expect(await mailer.send(msg('prod-link', { text: `Open:\n${link}` }))).toBe('failed')
+    expect(await rowsOf('prod-link')).toMatchObject([
+      {
+        status: 'failed',
+        textBody: `Open:\n${link.replace('x'.repeat(120), '••••xxxx')}`,
+        error: 'Not sent: email is not configured on this server (SMTP_URL)',
+      },
+    ])
+    expect(JSON.stringify(lines)).not.toContain('x'.repeat(16))
+    expect(await mailer.send(msg('prod-plain', { text: 'Your ticket is resolved.' }))).toBe(
+      'sandbox',
+    )
+    expect(await rowsOf('prod-plain')).toMatchObject([
+      { status: 'sandbox', textBody: 'Your ticket is resolved.' },
+    ])
+    // Development (the default) and an SMTP server deliver links.
+    expect(createMailer({ db: t.db, from: FROM }).deliversLinks).toBe(true)
+    expect(createMailer({ db: t.db, from: FROM, smtpUrl: smtp.url }).deliversLinks).toBe(true)
+  })
+
+  it('masks declared secrets wherever they are, and hands the whole message to a test capture', async () => {
+    const seen: MailMessage[] = []
+    const mailer = createMailer({ db: t.db, from: FROM, capture: (m) => seen.push(m) })
+    const secret = 'reset-9f8e7d6c5b4a'
+    const message = msg('declared', {
+      subject: `Code ${secret}`,
+      text: `Your link: https://crm.example/reset/${secret} (code ${secret})`,
+      secrets: [secret],
+    })
+    expect(await mailer.send(message)).toBe('sandbox')
+    expect(seen).toEqual([message])
+    const [row] = await rowsOf('declared')
+    expect(row?.subject).toBe('Code ••••5b4a')
+    expect(row?.textBody).toBe('Your link: https://crm.example/reset/••••5b4a (code ••••5b4a)')
   })
 
   it('writes no file without a dev outbox folder', async () => {

@@ -6,6 +6,7 @@ import { authEndpoints } from '../../src/server/auth/endpoints'
 import { createPatient } from '../../src/server/modules/patients/patients.service'
 import { expectError } from '../support/http'
 import { browserHeaders, login, sessionToken, signIn } from '../support/login'
+import { lastMailTo } from '../support/mail'
 import {
   createTestApp,
   demoEmail,
@@ -288,11 +289,8 @@ describe('session tokens and client-chosen addresses', () => {
       },
     })
     expect(trial.statusCode).toBe(202)
-    const [mail] = await queryRows<{ text_body: string }>(
-      t.db,
-      sql`select text_body from email_outbox where to_address = ${email}`,
-    )
-    const link = new URL(/(http\S+verify-email\S+)/.exec(mail?.text_body ?? '')?.[1] ?? 'http://x/')
+    const mail = lastMailTo(t.db, email)
+    const link = new URL(/(http\S+verify-email\S+)/.exec(mail?.text ?? '')?.[1] ?? 'http://x/')
     expect(link.host).toBe('localhost')
     const open = await t.app.inject({
       method: 'GET',

@@ -3,7 +3,6 @@ import { request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { sql } from 'drizzle-orm'
 import type { LightMyRequestResponse } from 'fastify'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SeenRoute } from '../support/route-recorder'
@@ -17,7 +16,8 @@ import {
   type Answer,
 } from '../support/hostile-redirects'
 import { cookieHeader } from '../support/login'
-import { createTestApp, demoEmail, queryRows, type TestApp } from '../support/test-app'
+import { lastMailTo } from '../support/mail'
+import { createTestApp, demoEmail, type TestApp } from '../support/test-app'
 
 // Issue 17: no redirect target leaves the site, with and without BASE_URL. The walks send
 // thousands of requests: their time limits are generous for a shared, busy machine.
@@ -230,12 +230,9 @@ describe.each(setups)('redirect targets $name', (setup) => {
       },
     })
     expect(started.statusCode, started.body).toBe(202)
-    const [mail] = await queryRows<{ text_body: string }>(
-      t.db,
-      sql`select text_body from email_outbox where to_address = ${email} order by created_at desc limit 1`,
-    )
-    const link = /(https?:\/\/\S+\/api\/auth\/verify-email\?\S+)/.exec(mail?.text_body ?? '')?.[1]
-    expect(link, mail?.text_body).toBeDefined()
+    const mail = lastMailTo(t.db, email)
+    const link = /(https?:\/\/\S+\/api\/auth\/verify-email\?\S+)/.exec(mail?.text ?? '')?.[1]
+    expect(link, mail?.text).toBeDefined()
     const url = new URL(link ?? '')
     expect(url.origin).toBe(setup.origin)
     url.searchParams.set('callbackURL', 'https://evil.example/phish')

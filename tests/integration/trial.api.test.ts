@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { currentUser, TRIAL_STARTED_MESSAGE, trialStarted } from '../../src/shared/schemas/auth'
 import { expectError, issuePaths } from '../support/http'
 import { browserHeaders, cookieHeader, signIn } from '../support/login'
+import { lastMailTo } from '../support/mail'
 import { createTestApp, queryRows, type TestApp } from '../support/test-app'
 
 let t: TestApp
@@ -37,14 +38,10 @@ async function counts(): Promise<{ hospitals: number; users: number }> {
   return row ?? { hospitals: -1, users: -1 }
 }
 
-/** The newest sandbox email to an address. */
+/** The newest email to an address, as the mailer was handed it (the outbox masks its link). */
 async function lastEmailTo(to: string): Promise<{ purpose: string; text: string } | undefined> {
-  const [row] = await queryRows<{ purpose: string; text_body: string }>(
-    t.db,
-    sql`select purpose, text_body from email_outbox where to_address = ${to}
-        order by created_at desc, id desc limit 1`,
-  )
-  return row ? { purpose: row.purpose, text: row.text_body } : undefined
+  const mail = lastMailTo(t.db, to)
+  return mail ? { purpose: mail.purpose, text: mail.text } : undefined
 }
 
 /** The activation link of an email, as a path on this server. */

@@ -4,6 +4,7 @@ import { expect } from 'vitest'
 import type { AppDb } from '../../src/server/db/client'
 import type { Team } from '../../src/shared/schemas/team'
 import { browserHeaders } from './login'
+import { lastMailTo } from './mail'
 import { queryRows } from './test-app'
 
 /** Issue 27: helpers of the team (Admin) tests. */
@@ -47,14 +48,9 @@ export function teamOf(res: LightMyRequestResponse): Team {
   return res.json<Team>()
 }
 
-/** The token of the newest invitation email to this address (the sandbox outbox). */
+/** The token of the newest invitation email to this address (as the mailer was handed it). */
 export async function invitationToken(db: AppDb, to: string): Promise<string> {
-  const [row] = await queryRows<{ text_body: string }>(
-    db,
-    sql`select text_body from email_outbox where to_address = ${to} and purpose = 'team-invitation'
-        order by created_at desc, id desc limit 1`,
-  )
-  const token = /\/invite#(\S+)/.exec(row?.text_body ?? '')?.[1]
+  const token = /\/invite#(\S+)/.exec(lastMailTo(db, to, 'team-invitation')?.text ?? '')?.[1]
   if (!token) throw new Error(`no invitation email to ${to}`)
   return token
 }

@@ -7,6 +7,7 @@ import { type AppDb, type Database, openDatabase } from '../../src/server/db/cli
 import { seedDemo } from '../../src/server/db/seed/demo'
 import { parseSecretsKeys } from '../../src/server/secrets/keys'
 import { installSecretsKeys } from '../../src/server/secrets/secrets'
+import { captureMailFor } from './mail'
 import { adminQuery, pgliteTemplate, postgresTemplate, type TemplateKind } from './templates'
 
 /** The password every seeded demo account gets in tests. */
@@ -87,6 +88,8 @@ export async function createTestApp(
       logLevel: 'silent',
       // Every injected request comes from 127.0.0.1: keep the per-IP ceiling out of the way.
       signInThrottle: { ipCeiling: 10_000 },
+      // The outbox masks links: tests read them from the mail the app handed over (./mail).
+      mailCapture: captureMailFor(database.db),
       ...overrides,
     })
     if (!fromTemplate) await seedDemo(database.db, auth, TEST_PASSWORD)

@@ -1,10 +1,21 @@
 import type { MailMessage } from '../integrations/email/mailer'
 
-/** The activation email of a new trial account. */
+/** The token of better-auth's verification link (?token=…), or none. */
+function tokenOf(url: string): string[] {
+  try {
+    const token = new URL(url).searchParams.get('token')
+    return token ? [token] : []
+  } catch {
+    return []
+  }
+}
+
+/** The activation email of a new trial account; its token is kept only masked in the outbox. */
 export function verificationEmail(to: string, url: string): MailMessage {
   return {
     to,
     purpose: 'verify-email',
+    secrets: tokenOf(url),
     subject: 'Activate your Arogya CRM trial',
     text: [
       'Welcome to Arogya CRM.',

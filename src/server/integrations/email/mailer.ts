@@ -4,6 +4,8 @@ import nodemailer from 'nodemailer'
 import type { AppDb } from '../../db/client'
 import { emailOutbox } from '../../db/schema/security'
 import { withPlatform } from '../../db/tenant'
+import { AppError } from '../../http/app-error'
+import { maskSecrets } from './mask-secrets'
 
 export interface MailMessage {
   to: string
@@ -12,19 +14,37 @@ export interface MailMessage {
   html?: string
   /** What the email is for ('verify-email', ...): kept in the outbox, used in file names. */
   purpose: string
+  /**
+   * Values in the email that give access (a link's token): the outbox keeps them masked
+   * (mask-secrets.ts; links' fragments and token-like query values are masked anyway).
+   */
+  secrets?: readonly string[] | undefined
 }
 
 export type MailStatus = 'sandbox' | 'sent' | 'failed'
 
 export interface Mailer {
   readonly driver: 'sandbox' | 'smtp'
+  /**
+   * False in production without SMTP_URL: an email whose link gives access (an invitation, an
+   * activation, a password reset) would reach no one, so it is refused instead. Absent (test
+   * doubles) means true. Checked by assertDeliversLinks.
+   */
+  readonly deliversLinks?: boolean
   /** Never throws: a delivery problem is a 'failed' status, a row and a log line. */
   send(message: MailMessage): Promise<MailStatus>
 }
 
 interface MailerLog {
   error: (obj: object, msg: string) => void
+  warn?: (obj: object, msg: string) => void
 }
+
+export const MAIL_NOT_CONFIGURED_MESSAGE =
+  'Email is not configured on this server, so invitation and activation links cannot be sent. Ask the platform operator to set SMTP_URL (the mail server), then try again.'
+
+/** Tests only: every message as it was handed to the mailer, secrets included. */
+export type MailCapture = (message: MailMessage) => void
 
 /** Connect, greeting and idle limits, so a dead or silent SMTP server cannot hold a request. */
 export const SMTP_TIMEOUT_MS = 10_000
@@ -34,19 +54,57 @@ const MAX_ERROR_LENGTH = 300
 
 /**
  * The platform's one way to send email. Without smtpUrl every message goes to the sandbox
- * outbox (email_outbox, read by super admins; in development also a file per message in
- * devOutboxDir). With smtpUrl (smtp:// or smtps://user:pass@host:port) it is sent through
- * that server and only its envelope and status are recorded: real mail content is not kept.
+ * outbox (email_outbox, read by super admins) with its secrets masked (mask-secrets.ts): no
+ * outbox row holds a live link. In development the whole message is also a file in
+ * devOutboxDir, private to the server's user. With `requireDelivery` (production) an email that
+ * carries a secret is refused instead ('failed', masked) and `assertDeliversLinks` throws, so
+ * invitations and activations answer a clear 409. With smtpUrl (smtp:// or
+ * smtps://user:pass@host:port) mail is sent through that server, the operator's own (trusted,
+ * not the outbound-host guard's), and only its envelope and status are recorded.
  */
 export function createMailer(options: {
   db: AppDb
   smtpUrl?: string | undefined
   from: string
   devOutboxDir?: string | undefined
+  /** Production: without smtpUrl, emails that carry a secret are refused. */
+  requireDelivery?: boolean | undefined
+  /** Tests only (never set by the server): each message as handed over, secrets included. */
+  capture?: MailCapture | undefined
   log?: MailerLog
 }): Mailer {
-  if (options.smtpUrl) return smtpMailer({ ...options, smtpUrl: options.smtpUrl })
-  return sandboxMailer(options)
+  const mailer = options.smtpUrl
+    ? smtpMailer({ ...options, smtpUrl: options.smtpUrl })
+    : sandboxMailer(options)
+  const { capture } = options
+  if (!capture) return mailer
+  return {
+    ...mailer,
+    send(message) {
+      capture(message)
+      return mailer.send(message)
+    },
+  }
+}
+
+/**
+ * Throws 409 (MAIL_NOT_CONFIGURED_MESSAGE) when the mailer cannot deliver a link that gives
+ * access: called before creating what such a link opens (an invitation, a trial account), so
+ * nothing is left half done.
+ */
+export function assertDeliversLinks(mailer: Pick<Mailer, 'deliversLinks'>): void {
+  if (mailer.deliversLinks === false) throw new AppError('CONFLICT', MAIL_NOT_CONFIGURED_MESSAGE)
+}
+
+/** The message as the outbox keeps it: every secret masked. */
+function masked(message: MailMessage) {
+  const mask = (text: string) => maskSecrets(text, message.secrets)
+  const text = mask(message.text)
+  const html = message.html === undefined ? null : mask(message.html)
+  const subject = mask(message.subject)
+  const carriesSecret =
+    text !== message.text || subject !== message.subject || (html ?? '') !== (message.html ?? '')
+  return { text, html, subject, carriesSecret }
 }
 
 type Row = typeof emailOutbox.$inferInsert
@@ -81,22 +139,34 @@ function shortError(error: unknown): string {
 function sandboxMailer(options: {
   db: AppDb
   devOutboxDir?: string | undefined
+  requireDelivery?: boolean | undefined
   log?: MailerLog | undefined
 }): Mailer {
   const { db, devOutboxDir, log } = options
+  const deliversLinks = !options.requireDelivery
+  if (!deliversLinks) {
+    log?.warn?.(
+      { mail: 'sandbox' },
+      'Email is not configured (no SMTP_URL): invitations, trial activations and password resets are refused until it is set',
+    )
+  }
   return {
     driver: 'sandbox',
+    deliversLinks,
     async send(message) {
+      const kept = masked(message)
+      const refused = kept.carriesSecret && !deliversLinks
       let saved: { id: string; createdAt: Date }
       try {
         saved = await record(db, {
           purpose: message.purpose,
           toAddress: message.to,
-          subject: message.subject,
-          textBody: message.text,
-          htmlBody: message.html ?? null,
+          subject: kept.subject,
+          textBody: kept.text,
+          htmlBody: kept.html,
           driver: 'sandbox',
-          status: 'sandbox',
+          status: refused ? 'failed' : 'sandbox',
+          error: refused ? 'Not sent: email is not configured on this server (SMTP_URL)' : null,
         })
       } catch (error) {
         log?.error(
@@ -109,6 +179,14 @@ function sandboxMailer(options: {
         )
         return 'failed'
       }
+      if (refused) {
+        log?.error(
+          { purpose: message.purpose, recipientDomain: domainOf(message.to) },
+          'Email with a link was not sent: email is not configured (SMTP_URL)',
+        )
+        return 'failed'
+      }
+      // The development file keeps the whole message: it is private to the server's user.
       if (devOutboxDir) {
         try {
           await writeDevFile(devOutboxDir, message, saved)
@@ -198,6 +276,7 @@ function smtpMailer(options: {
 
   return {
     driver: 'smtp',
+    deliversLinks: true,
     async send(message) {
       let status: MailStatus = 'sent'
       let error: string | null = null
@@ -223,7 +302,7 @@ function smtpMailer(options: {
         await record(db, {
           purpose: message.purpose,
           toAddress: message.to,
-          subject: message.subject,
+          subject: masked(message).subject,
           textBody: null,
           htmlBody: null,
           driver: 'smtp',

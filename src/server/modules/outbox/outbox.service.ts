@@ -3,17 +3,22 @@ import { type MailDriver, OUTBOX_PAGE_SIZE, type OutboxEntry } from '../../../sh
 import type { AppDb } from '../../db/client'
 import { emailOutbox } from '../../db/schema/security'
 import { withPlatform } from '../../db/tenant'
+import { maskSecrets } from '../../integrations/email/mask-secrets'
 
 type OutboxRow = typeof emailOutbox.$inferSelect
 
+/**
+ * One email as the super admin sees it. The mailer stores secrets masked already; masking again
+ * on reading covers rows kept before that rule (a link's fragment and token-like query values).
+ */
 export function toOutboxEntry(row: OutboxRow): OutboxEntry {
   return {
     id: row.id,
     createdAt: row.createdAt.toISOString(),
     purpose: row.purpose,
     to: row.toAddress,
-    subject: row.subject,
-    text: row.textBody,
+    subject: maskSecrets(row.subject),
+    text: row.textBody === null ? null : maskSecrets(row.textBody),
     driver: row.driver as MailDriver,
     status: row.status,
     error: row.error,

@@ -18,7 +18,7 @@ import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordPlatformAudit } from '../audit/platform-audit.service'
-import type { Mailer } from '../../integrations/email/mailer'
+import { assertDeliversLinks, type Mailer } from '../../integrations/email/mailer'
 import { createPatientNumberCounter } from '../patients/patient-numbers'
 import { createInvitation } from '../team/invitations.service'
 import { cardColumns, containsPattern, detailColumns, toCard, toDetail } from './hospital-rows'
@@ -77,6 +77,7 @@ export async function createHospital(opts: {
   now?: Date
 }): Promise<CreatedHospital> {
   const { input } = opts
+  assertDeliversLinks(opts.mailer) // its first admin's invitation could not be sent (409)
   const adminEmail = input.adminEmail ?? input.email
   const now = opts.now ?? new Date()
   const trialDays = plans.find((p) => p.id === input.plan)?.trialDays ?? null

@@ -9,7 +9,7 @@ import type { AppDb } from '../../db/client'
 import { user } from '../../db/schema/auth'
 import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
-import type { Mailer } from '../../integrations/email/mailer'
+import { assertDeliversLinks, type Mailer } from '../../integrations/email/mailer'
 import { createPatientNumberCounter } from '../patients/patient-numbers'
 import { recordSecurityEvent } from '../security/security-log'
 
@@ -48,6 +48,9 @@ function isUniqueViolation(error: unknown): boolean {
  */
 export async function startTrial(opts: StartTrialOptions): Promise<void> {
   const { db, auth, input } = opts
+  // Production without a mail server: the activation link would reach no one (409, before
+  // anything is created, for every address alike).
+  assertDeliversLinks(opts.mailer)
   const ctx = await auth.$context
   const passwordHash = await ctx.password.hash(input.password)
   const created = await createTrialAccount(db, input, passwordHash)

@@ -10,7 +10,7 @@ import type { AppDb, Tx } from '../../db/client'
 import { invitations } from '../../db/schema/team'
 import { withPlatform } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
-import type { Mailer } from '../../integrations/email/mailer'
+import { assertDeliversLinks, type Mailer } from '../../integrations/email/mailer'
 import { recordAudit } from '../audit/audit.service'
 import {
   invitationEmail,
@@ -75,6 +75,7 @@ export interface CreateInvitationOptions {
 export async function createInvitation(
   opts: CreateInvitationOptions,
 ): Promise<InvitationSent & { url: string }> {
+  assertDeliversLinks(opts.mailer) // production without SMTP_URL: 409, nothing created
   const { token, hash } = newInvitationToken(opts.hospitalId)
   const { row, hospitalName } = await withPlatform(opts.db, async (tx) => {
     await lockTeam(tx, opts.hospitalId)
@@ -192,6 +193,7 @@ async function openInvitation(tx: Tx, id: string): Promise<InvitationRow> {
 export async function resendInvitation(
   opts: ActingOptions & { id: string; mailer: Mailer; publicUrl: string },
 ): Promise<InvitationSent> {
+  assertDeliversLinks(opts.mailer) // production without SMTP_URL: 409, nothing created
   const { token, hash } = newInvitationToken(opts.hospitalId)
   const { row, hospitalName } = await withPlatform(opts.db, async (tx) => {
     await lockTeam(tx, opts.hospitalId)
