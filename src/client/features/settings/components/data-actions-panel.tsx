@@ -11,6 +11,7 @@ import { useRunBackupNow } from '../api/backup-run-now'
 import { useStartExport } from '../api/data-export'
 import { DeleteAllDataDialog } from './delete-all-data-dialog'
 import { ExportProgress } from './export-progress'
+import { StorageUsageCard } from './storage-usage-card'
 
 interface Running {
   jobId: string
@@ -53,12 +54,15 @@ export function DataActionsPanel() {
   }
   if (!canManage) {
     return (
-      <Card>
-        <CardContent className="pt-5 text-sm text-slate-700">
-          Exporting, backing up and deleting the hospital’s data are for your hospital’s admin: they
-          cover every patient and record. Ask your admin if you need a copy.
-        </CardContent>
-      </Card>
+      <>
+        <StorageUsageCard />
+        <Card>
+          <CardContent className="pt-5 text-sm text-slate-700">
+            Exporting, backing up and deleting the hospital’s data are for your hospital’s admin:
+            they cover every patient and record. Ask your admin if you need a copy.
+          </CardContent>
+        </Card>
+      </>
     )
   }
 
@@ -102,6 +106,7 @@ export function DataActionsPanel() {
       <h2 id="data-title" className="text-lg font-semibold">
         Your data
       </h2>
+      <StorageUsageCard />
       <Card>
         <CardHeader>
           <CardTitle>Export Data</CardTitle>

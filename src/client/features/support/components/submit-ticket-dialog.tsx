@@ -8,7 +8,7 @@ import { Dialog } from '@/client/components/ui/dialog'
 import { Field } from '@/client/components/ui/field'
 import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
-import { useUser } from '@/client/lib/current-user'
+import { useCan, useUser } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import {
   attachmentLimitBytes,
@@ -36,6 +36,7 @@ function SubmitTicketForm({ onClose }: { onClose: () => void }) {
   const invalidate = () => queryClient.invalidateQueries({ queryKey: ticketsRootKey })
   const errors = form.formState.errors
   const limitBytes = attachmentLimitBytes(useUser().data?.plan ?? '')
+  const canAttach = useCan('support:write')
   const [files, setFiles] = useState<PickedFile[]>([])
   const [fileError, setFileError] = useState<string | undefined>()
   const [uploading, setUploading] = useState(false)
@@ -134,14 +135,17 @@ function SubmitTicketForm({ onClose }: { onClose: () => void }) {
           {...form.register('description')}
         />
       </Field>
-      <AttachmentPicker
-        files={files}
-        onChange={setFiles}
-        limitBytes={limitBytes}
-        error={fileError}
-        onError={setFileError}
-        busy={create.isPending || uploading || partly}
-      />
+      {/* Issue 39: files count toward the hospital's storage; a viewer (no support:write) only reads. */}
+      {canAttach ? (
+        <AttachmentPicker
+          files={files}
+          onChange={setFiles}
+          limitBytes={limitBytes}
+          error={fileError}
+          onError={setFileError}
+          busy={create.isPending || uploading || partly}
+        />
+      ) : null}
       <div className="flex flex-col-reverse gap-3 sm:flex-row sm:justify-end">
         {partly ? (
           <Button type="button" onClick={onClose}>
