@@ -45,6 +45,8 @@ test('the hospital grants support access, the super admin enters, acts and exits
   const banner = sa.getByRole('region', { name: 'Support access' })
   await expect(banner).toContainText(`You are inside ${HOSPITAL} as Arogya support`)
   await expect(banner).toContainText(/3 h \d\d min left/)
+  // Issue 39: a grant acts as the support role, and the screens hide what it may not do.
+  await expect(banner).toContainText('support role')
   await expectNoAxeViolations(sa, 'the dashboard inside a hospital, with the banner')
 
   // Acting inside: a patient added as support, then the list shows it.
@@ -56,6 +58,17 @@ test('the hospital grants support access, the super admin enters, acts and exits
   await expectNoSidewaysScroll(sa, 'patients with the support banner at 360 px')
   await sa.setViewportSize({ width: 1280, height: 800 })
 
+  await sa.goto('/settings')
+  await sa.getByRole('tab', { name: 'Security' }).click()
+  await expect(sa.getByLabel('Require two-factor for every member')).toBeDisabled()
+  await sa.getByRole('tab', { name: 'Data' }).click()
+  await expect(sa.getByText(/are for your hospital’s admin/)).toBeVisible()
+  await expect(sa.getByRole('button', { name: /Delete All Data/i })).toHaveCount(0)
+  await sa.getByRole('tab', { name: 'Integrations' }).click()
+  await expect(
+    sa.getByText("Only your hospital's admin can change its integrations."),
+  ).toBeVisible()
+
   await banner.getByRole('button', { name: 'Exit' }).click()
   await expect(sa).toHaveURL(/\/super-admin$/)
   await expect(banner).toBeHidden()
@@ -64,6 +77,26 @@ test('the hospital grants support access, the super admin enters, acts and exits
   await admin.reload()
   await expect(section.getByText(`Added patient ${name}`)).toBeVisible()
   await expect(section.getByText(/^Entered Sanjeevani/)).toBeVisible()
+
+  // Widening, explicitly: full admin, with a warning; the grant shows it.
+  await section.getByLabel('For').selectOption('8')
+  await section.getByLabel('Reason').fill('Move our team to new roles')
+  await section.getByRole('radio', { name: /Full admin/ }).check()
+  await expect(section.getByRole('alert')).toContainText(
+    'Full admin lets Arogya support do everything your admins can',
+  )
+  await section.getByRole('button', { name: 'Grant full admin access' }).click()
+  await expect(admin.getByText('Support access granted')).toBeVisible()
+  await expect(
+    section.getByRole('listitem').filter({ hasText: 'Move our team to new roles' }),
+  ).toContainText('Full admin')
+  await expectNoAxeViolations(admin, 'Admin with a full admin grant')
+  await sa.goto('/super-admin')
+  await sa.getByRole('searchbox', { name: 'Search hospitals' }).fill('sanjeevani')
+  await sa.getByRole('button', { name: `Enter ${HOSPITAL}` }).click()
+  await expect(banner).toContainText('full admin')
+  await banner.getByRole('button', { name: 'Exit' }).click()
+  await expect(sa).toHaveURL(/\/super-admin$/)
 
   // The super admin's own /admin: the spec's screen.
   await sa.goto('/admin')
