@@ -17,6 +17,12 @@ test('an admin exports the data, opens the zip, and Delete All Data asks for the
   await login(page)
   await page.goto('/settings?tab=data')
   await expect(page.getByRole('heading', { name: 'Export Data' })).toBeVisible()
+  // Issue 39: the hospital's storage (Enterprise: 50 GB) as a bar.
+  await expect(page.getByRole('progressbar', { name: 'Storage' })).toHaveAttribute(
+    'aria-valuetext',
+    /^Storage: .+ of 50 GB used$/,
+  )
+  await expect(page.getByText(/^Storage: .+ of 50 GB used$/)).toBeVisible()
   await expectNoSidewaysScroll(page, 'Settings → Data at 360px')
   await expectNoAxeViolations(page, 'Settings → Data')
 
@@ -71,6 +77,8 @@ test('a viewer is told the data actions are for the admin', async ({ page }) => 
   await login(page, 'viewer@sanjeevani.demo')
   await page.goto('/settings?tab=data')
   await expect(page.getByText(/are for your hospital’s admin/)).toBeVisible()
+  // Every member sees the storage their uploads count toward.
+  await expect(page.getByText(/^Storage: .+ of 50 GB used$/)).toBeVisible()
   await expect(page.getByRole('button', { name: 'Export Data' })).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Delete All Data' })).toHaveCount(0)
 })
