@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
@@ -7,6 +7,12 @@ import type { BackupLog, RestorePreview, RestoreRun } from '../../src/shared/sch
 import { Worker } from '../../src/server/jobs/worker'
 import { RESTORE_ORDER } from '../../src/server/modules/backups/backup-archive'
 import { pruneOldBackups } from '../../src/server/modules/backups/backup-retention'
+import {
+  BACKUP_UPLOADS_PRUNE_JOB,
+  pruneBackupUploads,
+} from '../../src/server/modules/backups/backup-uploads.service'
+import { registeredSchedules } from '../../src/server/jobs/schedule'
+import { registerBackupSchedules } from '../../src/server/modules/backups/backups.routes'
 import { scheduleDueBackups } from '../../src/server/modules/backups/backup-schedule'
 import {
   BACKUP_RESTORE_JOB,
@@ -134,7 +140,22 @@ async function downloadBytes(cookie: string, id: string): Promise<Buffer> {
 }
 
 async function upload(cookie: string, bytes: Buffer): Promise<string> {
-  const res = await t.app.inject({
+  const res = await uploadRaw(cookie, bytes)
+  expect(res.statusCode, res.body).toBe(201)
+  return (res.json() as { uploadId: string }).uploadId
+}
+
+/** The files under every hospital's backup-uploads folder. */
+async function storedUploads(): Promise<number> {
+  let n = 0
+  for (const h of [a, b]) {
+    n += (await readdir(join(dataDir, 'uploads', 'h', h, 'backup-uploads')).catch(() => [])).length
+  }
+  return n
+}
+
+function uploadRaw(cookie: string, bytes: Buffer) {
+  return t.app.inject({
     method: 'POST',
     url: '/api/backup/uploads',
     headers: {
@@ -145,8 +166,6 @@ async function upload(cookie: string, bytes: Buffer): Promise<string> {
     },
     payload: bytes,
   })
-  expect(res.statusCode, res.body).toBe(201)
-  return (res.json() as { uploadId: string }).uploadId
 }
 
 describe('configurations', () => {
@@ -384,7 +403,6 @@ describe('backups and restore', () => {
       [corrupted, /damaged/],
       [truncated, /incomplete|damaged/],
       [cutAtChunk, /incomplete/],
-      [Buffer.from('PK\u0003\u0004 not a backup'), /not an Arogya CRM backup/],
     ] as const) {
       const uploadId = await upload(admin, file)
       const res = await call(t.app, admin, 'POST', '/api/backup/restore/preview', {
@@ -394,16 +412,23 @@ describe('backups and restore', () => {
       expect(res.statusCode, res.body).toBe(400)
       expect(res.json().message).toMatch(message)
     }
-    // Smile Dental cannot restore Sanjeevani's file.
-    const foreign = await upload(adminB, bytes)
-    for (const url of ['/api/backup/restore/preview', '/api/backup/restore']) {
-      const res = await call(t.app, adminB, 'POST', url, {
-        source: { uploadId: foreign },
-        mode: 'merge',
-      })
-      expect(res.statusCode, res.body).toBe(400)
-      expect(res.json().message).toMatch(/another hospital/)
-    }
+    // A file that is no backup, and Sanjeevani's file at Smile Dental, are refused as they
+    // arrive (the header, on the first bytes): nothing is stored.
+    const uploadsBefore = await queryRows(t.db, sql`select id from backup_uploads`)
+    const notBackup = await uploadRaw(admin, Buffer.from('PK\u0003\u0004 not a backup'))
+    expect(notBackup.statusCode, notBackup.body).toBe(415)
+    expect(notBackup.json()).toEqual({
+      code: 'UNSUPPORTED_MEDIA_TYPE',
+      message: 'This is not an Arogya CRM backup file. Choose a .arogyabackup file.',
+    })
+    const foreign = await uploadRaw(adminB, bytes)
+    expect(foreign.statusCode, foreign.body).toBe(400)
+    expect(foreign.json().message).toMatch(/another hospital/)
+    const short = await uploadRaw(admin, bytes.subarray(0, 12))
+    expect(short.statusCode, short.body).toBe(400)
+    expect(short.json().message).toMatch(/incomplete/)
+    expect(await queryRows(t.db, sql`select id from backup_uploads`)).toEqual(uploadsBefore)
+    expect(await storedUploads()).toEqual(uploadsBefore.length)
     // And not a log of Sanjeevani either (404).
     const res = await call(t.app, adminB, 'POST', '/api/backup/restore', {
       source: { logId: log.id },
@@ -514,5 +539,42 @@ describe('Google Drive, schedule and retention', () => {
     expect(logs.json().logs.every((l: BackupLog) => !l.downloadable)).toBe(true)
     await writeFile(join(dataDir, 'probe'), '')
     expect(await readFile(join(dataDir, 'probe'), 'utf8')).toBe('')
+  })
+})
+
+describe('uploaded backups are pruned', () => {
+  it('daily: uploads older than a day that no running restore reads go, row and file', async () => {
+    registerBackupSchedules()
+    expect(registeredSchedules().find((x) => x.name === BACKUP_UPLOADS_PRUNE_JOB)?.spec).toEqual({
+      dailyAt: '04:00',
+      timeZone: 'Asia/Kolkata',
+    })
+    const bytes = await downloadBytes(admin, (await fullBackup(admin)).id)
+    const old = await upload(admin, bytes)
+    const inUse = await upload(admin, bytes)
+    const fresh = await upload(admin, bytes)
+    const foreignOld = await upload(
+      adminB,
+      await downloadBytes(adminB, (await fullBackup(adminB)).id),
+    )
+    await t.db.execute(
+      sql`update backup_uploads set created_at = now() - interval '25 hours'
+          where id in (${old}, ${inUse}, ${foreignOld})`,
+    )
+    await t.db.execute(sql`delete from backup_restores where status = 'running'`)
+    await t.db.execute(
+      sql`insert into backup_restores (hospital_id, status, mode, source_upload_id)
+          values (${a}, 'running', 'merge', ${inUse})`,
+    )
+    expect(await pruneBackupUploads(t.db)).toBeGreaterThanOrEqual(2)
+    const left = (await queryRows<{ id: string }>(t.db, sql`select id from backup_uploads`)).map(
+      (r) => r.id,
+    )
+    expect(left).toEqual(expect.arrayContaining([inUse, fresh]))
+    expect(left).not.toContain(old)
+    expect(left).not.toContain(foreignOld)
+    // Every row left has its file, and no file is left without its row.
+    expect(await storedUploads()).toBe(left.length)
+    await t.db.execute(sql`delete from backup_restores where status = 'running'`)
   })
 })

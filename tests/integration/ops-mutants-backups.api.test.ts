@@ -2,6 +2,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { BackupLog, RestorePreview } from '../../src/shared/schemas/backup'
@@ -11,6 +12,7 @@ import { scheduleDueBackups } from '../../src/server/modules/backups/backup-sche
 import { runRestoreJob } from '../../src/server/modules/backups/backup-restore.service'
 import { runBackupJob, settleDeadBackup } from '../../src/server/modules/backups/backup-run.service'
 import { BACKUP_FAILED_MESSAGE } from '../../src/server/modules/backups/backups.service'
+import { encryptStream, parseHeader } from '../../src/server/modules/backups/backup-crypto'
 import { getStorage, resetStorageForTests, tenantKey } from '../../src/server/storage/storage'
 import { startFakeDrive, type FakeDrive } from '../support/fakes/google-drive'
 import { expectError } from '../support/http'
@@ -219,7 +221,8 @@ describe('downloads, uploads and restores', () => {
         origin: 'http://localhost',
         'sec-fetch-site': 'same-origin',
       },
-      payload: Buffer.from('not a backup at all'),
+      // A real header (this hospital's), then bytes that are no backup at all.
+      payload: Buffer.concat([await headerOf(a), Buffer.from('not a backup at all')]),
     })
     expect(up.statusCode, up.body).toBe(201)
     const { uploadId } = up.json<{ uploadId: string }>()
@@ -258,7 +261,7 @@ describe('downloads, uploads and restores', () => {
     expect(rows.find((r) => r.id === done?.id)).toMatchObject({ status: 'success', error: null })
     const failed = rows.find((r) => r.id === id)
     expect(failed?.status).toBe('failed')
-    expect(failed?.error).toMatch(/not an Arogya CRM backup/)
+    expect(failed?.error).toMatch(/incomplete|damaged/)
     for (const payload of [null, {}, { restoreId: 7 }]) {
       expect(await runRestoreJob(job(a, payload), ctx(a))).toEqual({ skipped: 'bad payload' })
     }
@@ -267,6 +270,14 @@ describe('downloads, uploads and restores', () => {
     })
   })
 })
+
+/** The header a backup file of `hospitalId` starts with. */
+async function headerOf(hospitalId: string): Promise<Buffer> {
+  const encrypt = encryptStream(hospitalId)
+  const out = buffer(encrypt)
+  encrypt.end(Buffer.from('x'))
+  return parseHeader(await out)!.bytes
+}
 
 describe('the backup and restore jobs', () => {
   it('skip bad payloads and settled logs; a dead job fails only its own running log', async () => {

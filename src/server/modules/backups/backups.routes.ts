@@ -25,7 +25,11 @@ import {
 import { downloadableLog, getLog, listLogs } from './backup-logs.service'
 import { getRestore, previewRestore, runRestoreJob, startRestore } from './backup-restore.service'
 import { runBackupJob, runConfiguration, runNow, settleDeadBackup } from './backup-run.service'
-import { receiveBackupUpload } from './backup-uploads.service'
+import {
+  BACKUP_UPLOADS_PRUNE_JOB,
+  pruneBackupUploadsJob,
+  receiveBackupUpload,
+} from './backup-uploads.service'
 import {
   BACKUP_MAX_BYTES,
   BACKUP_RESTORE_JOB,
@@ -52,18 +56,21 @@ export function registerBackupJobs(): void {
   registerHandler(BACKUP_TICK_JOB, async (_job, ctx) => ({
     started: await scheduleDueBackups(ctx.db, new Date(), ctx.log),
   }))
+  registerHandler(BACKUP_UPLOADS_PRUNE_JOB, pruneBackupUploadsJob)
   registerHandler(BACKUP_RETENTION_JOB, async (_job, ctx) => ({
     removed: await pruneOldBackups(ctx.db, new Date(), ctx.log),
   }))
 }
 
-/** The scheduler tick (every minute) and retention (hourly): all-jobs.ts only. */
+/** The scheduler tick (every minute), retention (hourly), upload pruning (daily): all-jobs.ts only. */
 export function registerBackupSchedules(): void {
   registerBackupJobs()
   if (schedulesRegistered) return
   schedulesRegistered = true
   schedule(BACKUP_TICK_JOB, { everyMs: 60_000 })
   schedule(BACKUP_RETENTION_JOB, { everyMs: 3_600_000 })
+  // Uploaded backups no restore needs any more (issue 39), daily.
+  schedule(BACKUP_UPLOADS_PRUNE_JOB, { dailyAt: '04:00', timeZone: 'Asia/Kolkata' })
 }
 
 /**
