@@ -212,7 +212,7 @@ describe('a support visit (scope support, the default)', () => {
       const off = await call(sa, 'PUT', '/api/settings', { security: { requireTwoFactor: false } })
       expectError(off, 403, 'SUPPORT_NOT_ALLOWED')
       expect(off.json<{ message: string }>().message).toContain('security settings')
-      const hours = await call(sa, 'PUT', '/api/settings', { security: { sessionHours: 24 } })
+      const hours = await call(sa, 'PUT', '/api/settings', { security: { sessionHours: 6 } })
       expectError(hours, 403, 'SUPPORT_NOT_ALLOWED')
       const [row] = await queryRows<{ r: boolean; h: number }>(
         t.db,
@@ -290,7 +290,7 @@ describe('a full admin grant (given explicitly)', () => {
       expect(res.statusCode, `${r.name}: ${res.body}`).not.toBe(403)
       if (r.name === 'remove a member') expect(res.statusCode, res.body).toBe(204)
     }
-    const settings = await call(sa, 'PUT', '/api/settings', { security: { sessionHours: 10 } })
+    const settings = await call(sa, 'PUT', '/api/settings', { security: { sessionHours: 6 } })
     expect(settings.statusCode, settings.body).toBe(200)
     const invited = await queryRows(
       t.db,
