@@ -234,7 +234,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   campaignsRoutes(app, { db })
   // Settings → General: the hospital's settings and its booking page card (issue 26).
   hospitalSettingsRoutes(app, { db })
-  settingsRoutes(app, { db })
+  settingsRoutes(app, { db, maxSessionHours: session.absoluteHours })
   // Settings → Appearance: each user's own theme, colour and compact mode (issue 27).
   preferencesRoutes(app, { db })
   accountSecurityRoutes(app, sessionDeps)

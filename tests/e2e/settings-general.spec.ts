@@ -53,7 +53,7 @@ test('an admin changes General, lead management, security and data, saved by one
     await expect(
       page.getByRole('switch', { name: 'Require two-factor for every member' }),
     ).not.toBeChecked()
-    await page.getByLabel('Session duration (hours)').fill('10')
+    await page.getByLabel('Session duration (hours)').fill('6')
     await page.getByRole('tab', { name: 'Data' }).click()
     await page.getByLabel('Backup retention (days)').fill('45')
     await page.getByRole('button', { name: 'Save Changes' }).click()
@@ -69,7 +69,7 @@ test('an admin changes General, lead management, security and data, saved by one
     await expect(page.getByRole('heading', { name: 'Booking page' })).toBeVisible()
     await expectNoAxeViolations(page, 'Settings → General')
     await page.getByRole('tab', { name: 'Security' }).click()
-    await expect(page.getByLabel('Session duration (hours)')).toHaveValue('10')
+    await expect(page.getByLabel('Session duration (hours)')).toHaveValue('6')
     await page.getByRole('tab', { name: 'Data' }).click()
     await expect(page.getByLabel('Backup retention (days)')).toHaveValue('45')
     await expectNoAxeViolations(page, 'Settings → Data')

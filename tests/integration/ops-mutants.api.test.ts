@@ -266,7 +266,7 @@ describe('settings', () => {
     const before = await settingsOf(admin)
     const res = await req(admin, 'PUT', '/api/settings', {
       general: { name: 'Sanjeevani Care', phone: '020 2550 8888', region: 'Singapore' },
-      security: { sessionHours: before.security.sessionHours + 1 },
+      security: { sessionHours: before.security.sessionHours - 1 },
       data: { autoBackups: !before.data.autoBackups },
       leadManagement: { followUpDays: before.leadManagement.followUpDays + 1 },
       notifications: { emailEnabled: !before.notifications.emailEnabled },
@@ -289,7 +289,7 @@ describe('settings', () => {
     ).toBe(200)
     expect(await one(stamp)).toEqual(at)
     expect(
-      (await req(admin, 'PUT', '/api/settings', { security: { sessionHours: 11 } })).statusCode,
+      (await req(admin, 'PUT', '/api/settings', { security: { sessionHours: 5 } })).statusCode,
     ).toBe(200)
     expect((await lastAudit(a))?.summary).toBe('Settings saved (security.sessionHours)')
   })

@@ -78,6 +78,7 @@ async function refused(body: unknown, path: string) {
   expect(issuePaths(res)).toContain(path)
   expect(await settingsOf(admin)).toEqual(before)
   expect((await audits(hospitalA)).length).toBe(count)
+  return res.json<{ message: string }>()
 }
 
 describe('GET /api/settings', () => {
@@ -138,7 +139,7 @@ describe('PUT /api/settings', () => {
       },
       leadManagement: { autoAssignLeads: true, maxContactAttempts: 7 },
       notifications: { smsEnabled: true },
-      security: { sessionHours: 12 },
+      security: { sessionHours: 6 },
       data: { backupRetentionDays: 90 },
     })
     expect(res.statusCode, res.body).toBe(200)
@@ -163,7 +164,7 @@ describe('PUT /api/settings', () => {
       maxContactAttempts: 7,
     })
     expect(saved.notifications).toEqual({ ...before.notifications, smsEnabled: true })
-    expect(saved.security).toEqual({ ...before.security, sessionHours: 12 })
+    expect(saved.security).toEqual({ ...before.security, sessionHours: 6 })
     expect(saved.data).toEqual({ ...before.data, backupRetentionDays: 90 })
 
     // One record each: the hospital row, hospital_settings and lead_settings hold the values.
@@ -179,7 +180,7 @@ describe('PUT /api/settings', () => {
       currency: 'USD',
       time_zone: 'America/Chicago',
       region: 'United States',
-      session_hours: 12,
+      session_hours: 6,
       backup_retention_days: 90,
       auto_assign_leads: true,
       max_contact_attempts: 7,
@@ -207,7 +208,7 @@ describe('PUT /api/settings', () => {
       sql`select id from users where email = ${demoEmail('admin')}`,
     )
     const res = await put(admin, {
-      security: { sessionHours: 9 },
+      security: { sessionHours: 7 },
       data: { autoBackups: true },
     })
     expect(res.statusCode, res.body).toBe(200)
@@ -250,6 +251,11 @@ describe('PUT /api/settings', () => {
     )
     await refused({ leadManagement: { autoAssignLeads: 'yes' } }, 'leadManagement.autoAssignLeads')
     await refused({ security: { sessionHours: 0 } }, 'security.sessionHours')
+    // Issue 39: never above the operator's SESSION_HOURS (8 by default), even within 1-72.
+    const long = await refused({ security: { sessionHours: 9 } }, 'security.sessionHours')
+    expect(long.message).toBe(
+      "Session duration can be at most 8 hours on this server (the operator's limit)",
+    )
     await refused({ data: { backupRetentionDays: 366 } }, 'data.backupRetentionDays')
     await refused({ notifications: { quietHoursStart: '25:00' } }, 'notifications.quietHoursStart')
     await refused([], '')

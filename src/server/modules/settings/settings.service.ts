@@ -10,6 +10,7 @@ import { hospitals } from '../../db/schema/hospitals'
 import { leadSettings } from '../../db/schema/leads'
 import { hospitalSettings, hospitalSettingsDefaults } from '../../db/schema/settings'
 import { withPlatform } from '../../db/tenant'
+import { sessionHoursAboveLimit } from '../../auth/hospital-policy'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import {
@@ -154,13 +155,24 @@ function refuseSecurityChange(
     throw permissionRefusal(role, 'security:manage')
 }
 
+/** Issue 39: a hospital shortens sessions below the operator's limit, never lengthens them. */
+function refuseLongerSessions(hours: number | undefined, limit: number | undefined): void {
+  if (hours === undefined || limit === undefined || hours <= limit) return
+  const message = sessionHoursAboveLimit(limit)
+  throw new AppError('VALIDATION', message, [{ path: 'security.sessionHours', message }])
+}
+
 /**
  * PUT /api/settings (hospital:manage). One transaction: the hospital's row (locked while it
  * is checked), then as app_user the tenant rows (upserted: no row means the defaults), and
  * one audit row naming every key that changed. Sections and keys left out keep their value.
  */
 export async function saveSettings(
-  opts: SettingsOptions & { values: SaveSettingsInput },
+  opts: SettingsOptions & {
+    values: SaveSettingsInput
+    /** The operator's SESSION_HOURS: a hospital's session duration may not exceed it. */
+    maxSessionHours?: number
+  },
 ): Promise<Settings> {
   const { hospitalId } = opts
   const { currency, address, phone, email, region, ...hospitalValues } = opts.values.general ?? {}
@@ -192,6 +204,7 @@ export async function saveSettings(
       const before = await readTenantSections(tx)
       if (requiring) checkOwnTwoFactor(me?.on === true, before.security.requireTwoFactor)
       refuseSecurityChange(opts.actingRole, opts.values.security, before.security)
+      refuseLongerSessions(opts.values.security?.sessionHours, opts.maxSessionHours)
 
       const hs = {
         ...defined({ region }),
