@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { readOnlyReason, writableWhenReadOnly } from './hospital-access'
+import { can } from '../../shared/permissions'
+import { readOnlyReason, supportRoleOf, writableWhenReadOnly } from './hospital-access'
 
 const DAY = 86_400_000
 
@@ -36,5 +37,14 @@ describe('writableWhenReadOnly', () => {
       '/api/me',
     ])
       expect(writableWhenReadOnly(path), path).toBe(false)
+  })
+})
+
+describe('supportRoleOf (issue 39)', () => {
+  it('acts as the support role unless the grant is full admin', () => {
+    expect(supportRoleOf({ scope: 'support' })).toBe('support')
+    expect(supportRoleOf({ scope: 'full_admin' })).toBe('admin')
+    expect(can(supportRoleOf({ scope: 'support' }), 'team:manage')).toBe(false)
+    expect(can(supportRoleOf({ scope: 'full_admin' }), 'team:manage')).toBe(true)
   })
 })
