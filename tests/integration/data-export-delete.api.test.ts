@@ -1,14 +1,20 @@
 import { randomUUID } from 'node:crypto'
 import { mkdtempSync, rmSync } from 'node:fs'
+import { readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
+import { buffer } from 'node:stream/consumers'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { Worker } from '../../src/server/jobs/worker'
+import { encryptStream } from '../../src/server/modules/backups/backup-crypto'
+import { DATA_EXPORT_JOB } from '../../src/server/modules/data-export/export-job'
 import { getStorage, resetStorageForTests, tenantKey } from '../../src/server/storage/storage'
+import { download, startExport, waitForExport } from '../support/data-export'
 import { fullPatient } from '../support/data-rights'
 import { call } from '../support/leads'
-import { login } from '../support/login'
+import { browserHeaders, login } from '../support/login'
 import { createPatient, manualPatientPayload } from '../support/patients'
 import {
   createTestApp,
@@ -151,6 +157,34 @@ describe('done', () => {
       )
       fileOf[h] = key
     }
+    // An export of the hospital's data, downloadable, and an uploaded backup (issue 39, 12).
+    const worker = new Worker({
+      database: t.database,
+      names: [DATA_EXPORT_JOB],
+      pollMs: 20,
+      progressMs: 0,
+      backoff: () => 10,
+    })
+    await worker.start()
+    const exportId = await startExport(t.app, admin, 'data')
+    expect((await waitForExport(t.app, admin, exportId)).at(-1)?.status).toBe('done')
+    await worker.stop()
+    expect((await download(t.app, admin, exportId)).res.statusCode).toBe(200)
+    expect(await readdir(join(dataDir, 'exports', a))).toHaveLength(1)
+    const encrypt = encryptStream(a)
+    const encrypted = buffer(encrypt)
+    encrypt.end(Buffer.from('an uploaded backup'))
+    const uploaded = await t.app.inject({
+      method: 'POST',
+      url: '/api/backup/uploads',
+      headers: { ...browserHeaders(admin), 'content-type': 'application/octet-stream' },
+      payload: await encrypted,
+    })
+    expect(uploaded.statusCode, uploaded.body).toBe(201)
+    const [upload] = await queryRows<{ key: string }>(
+      t.db,
+      sql`select storage_key as key from backup_uploads where hospital_id = ${a}`,
+    )
     const beforeA = await tableCounts(a)
     const beforeB = await tableCounts(b)
     const [users] = await queryRows<{ n: number }>(
@@ -163,8 +197,12 @@ describe('done', () => {
     const result = res.json() as { counts: Record<string, number>; total: number; kept: string[] }
     expect(result.counts.patients).toBe(beforeA.patients)
     expect(result.counts.leads).toBe(beforeA.leads)
-    // The erased rows' files are gone; the other hospital's stays.
+    // The erased rows' files are gone (the uploaded backup's too); the other hospital's stays.
     await expect(storage.get(fileOf[a]!)).rejects.toThrow()
+    await expect(storage.get(upload!.key)).rejects.toThrow()
+    // The export is no longer downloadable, and its file is gone.
+    expect((await download(t.app, admin, exportId)).res.statusCode).toBe(404)
+    expect(await readdir(join(dataDir, 'exports', a)).catch(() => [])).toEqual([])
     await storage.get(fileOf[b]!).then((stream) => stream.destroy())
     expect(result.total).toBe(Object.values(result.counts).reduce((x, y) => x + y, 0))
     expect(result.kept.sort()).toEqual(

@@ -1,4 +1,5 @@
-import { eq, type SQL, sql } from 'drizzle-orm'
+import { rm } from 'node:fs/promises'
+import { and, eq, ne, type SQL, sql } from 'drizzle-orm'
 import {
   DELETE_NAME_MESSAGE,
   type DeleteAllResult,
@@ -7,10 +8,13 @@ import {
 import type { Auth } from '../../auth/auth'
 import type { AppDb, Tx } from '../../db/client'
 import { hospitals } from '../../db/schema/hospitals'
+import { jobs } from '../../db/schema/jobs'
 import { withPlatform, withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { getStorage } from '../../storage/storage'
 import { recordPlatformAudit } from '../audit/platform-audit.service'
+import { exportDir } from './export-files'
+import { DATA_EXPORT_JOB } from './export-job'
 import { NOT_EXPORTED } from './export-tables'
 
 /**
@@ -156,11 +160,32 @@ export async function deleteAllData(opts: {
     })
     return { counts, total, kept }
   })
-  // The rows are gone (committed): now the files they named (backups, ticket attachments). A
-  // file that cannot be deleted now is only unreachable: no row names it any more.
+  // The rows are gone (committed): now the files they named (backups, uploaded backups, ticket
+  // attachments). A file that cannot be deleted now is only unreachable: no row names it.
   const storage = getStorage()
   for (const key of files) await storage.delete(key).catch(() => undefined)
+  await deleteExports(opts.db, opts.hospitalId)
   return result
+}
+
+/**
+ * The hospital's exports (issue 39): the export jobs not running (their download links) and
+ * every file in its export folder, so that no archive of the deleted records stays
+ * downloadable for its 48 hours.
+ */
+async function deleteExports(db: AppDb, hospitalId: string): Promise<void> {
+  await withPlatform(db, (tx) =>
+    tx
+      .delete(jobs)
+      .where(
+        and(
+          eq(jobs.hospitalId, hospitalId),
+          eq(jobs.name, DATA_EXPORT_JOB),
+          ne(jobs.status, 'running'),
+        ),
+      ),
+  )
+  await rm(exportDir(hospitalId), { recursive: true, force: true }).catch(() => undefined)
 }
 
 /**
