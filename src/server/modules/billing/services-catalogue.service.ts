@@ -9,7 +9,7 @@ import { services } from '../../db/schema/appointments'
 import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
-import { isUniqueViolation } from '../leads/leads.service'
+import { isUniqueViolation } from '../../db/sql-error'
 import type { BillingOptions } from './invoices.service'
 
 type ServiceRow = typeof services.$inferSelect

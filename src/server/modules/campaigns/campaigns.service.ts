@@ -20,7 +20,7 @@ import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import { hospitalBilling } from '../billing/hospital-billing'
-import { isUniqueViolation } from '../leads/leads.service'
+import { isUniqueViolation } from '../../db/sql-error'
 import { campaignDays, countCampaigns, nextDay } from './campaign-counts'
 import { type CampaignRow, summarise, toCampaign } from './campaign-view'
 

@@ -15,6 +15,7 @@ import {
   newestFirst,
 } from './leads.search'
 import { assertAssignable } from './staff.service'
+import { isUniqueViolation } from '../../db/sql-error'
 
 /**
  * A page of the hospital's leads, newest first, filtered by status, source, a search text and
@@ -71,14 +72,6 @@ export interface LeadChanges {
 }
 
 export const PHONE_TAKEN = 'Another lead already has this phone number'
-
-/** True for a unique violation (23505) anywhere in the error's cause chain (drizzle wraps them). */
-export function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true
-  }
-  return false
-}
 
 function phoneTaken(name?: string): AppError {
   const message = name ? `${PHONE_TAKEN} (${name})` : PHONE_TAKEN

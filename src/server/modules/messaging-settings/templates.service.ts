@@ -12,6 +12,7 @@ import { AppError, notFound } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
 import { ensureSpecTemplates, specTemplates } from './spec-templates'
 import { checked } from './template-rules'
+import { isUniqueViolation } from '../../db/sql-error'
 
 export type TemplateRow = typeof messageTemplates.$inferSelect
 
@@ -70,11 +71,6 @@ export async function listTemplates(
 }
 
 const NAME_TAKEN = 'A template with this name already exists for this channel'
-
-function isUniqueViolation(error: unknown): boolean {
-  const e = error as { code?: string; cause?: { code?: string } }
-  return e?.code === '23505' || e?.cause?.code === '23505'
-}
 
 async function audited<T>(
   opts: TemplateOptions,

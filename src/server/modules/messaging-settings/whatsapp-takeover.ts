@@ -14,6 +14,7 @@ import { verifyTokenDigest } from '../../integrations/meta/signature'
 import { recordAudit } from '../audit/audit.service'
 import { forgetWhatsappRoutes } from '../messaging-webhooks/meta-routing'
 import { labelOf, metaWhatsappOf, type RouteKey, sameIds, type WhatsappProof } from './whatsapp-ids'
+import { isUniqueViolation } from '../../db/sql-error'
 
 /*
  * A proven WhatsApp id that another hospital held (issue 39): taken over after the save that
@@ -118,13 +119,6 @@ async function moveRoute(
       }
     }
   }
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true
-  }
-  return false
 }
 
 /** The former holder: an audit row in its trail and an email to each active admin. */

@@ -11,6 +11,7 @@ import { verifyTokenDigest } from '../../integrations/meta/signature'
 import { recordAudit } from '../audit/audit.service'
 import { lockConnection, type MemberOptions, type MetaConnection } from './connection.service'
 import { forgetPageRoutes } from './route-cache'
+import { isUniqueViolation } from '../../db/sql-error'
 
 /**
  * Page claims (docs/decisions/021): a page is routed to the hospital whose token last proved
@@ -168,14 +169,6 @@ async function moveClaim(
       }
     }
   }
-}
-
-/** True for a unique violation (23505) anywhere in the error's cause chain. */
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true
-  }
-  return false
 }
 
 /** The former holder: Settings says why, an audit row, and an email to each active admin. */

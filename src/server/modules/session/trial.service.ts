@@ -12,6 +12,7 @@ import { withPlatform } from '../../db/tenant'
 import { assertDeliversLinks, type Mailer } from '../../integrations/email/mailer'
 import { createPatientNumberCounter } from '../patients/patient-numbers'
 import { recordSecurityEvent } from '../security/security-log'
+import { isUniqueViolation } from '../../db/sql-error'
 
 export const TRIAL_DAYS = 14
 /** Starter plan limits apply during the trial. */
@@ -30,13 +31,6 @@ export interface StartTrialOptions {
   /** Where the app is reached, for the sign-in link. */
   publicUrl: string
   ip: string
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
-    if ((e as { code?: unknown }).code === '23505') return true
-  }
-  return false
 }
 
 /**

@@ -22,6 +22,7 @@ import { recordAudit } from '../audit/audit.service'
 import type { InvitationRow } from './invitations.service'
 import { hashInvitationToken, hospitalIdOfToken } from './invitation-token'
 import { asPlatform, asTenant, emailState, lockTeam, platformSuspended, seatUsage } from './team-db'
+import { isUniqueViolation } from '../../db/sql-error'
 
 /**
  * The public side of an invitation (no session): the acceptance page looks it up, then the
@@ -183,12 +184,4 @@ async function rejoin(tx: Tx, userId: string, row: InvitationRow, passwordHash: 
       password: passwordHash,
     })
   return userId
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  for (let e: unknown = error, d = 0; e && typeof e === 'object' && d < 5; d++) {
-    if ((e as { code?: unknown }).code === '23505') return true
-    e = (e as { cause?: unknown }).cause
-  }
-  return false
 }
