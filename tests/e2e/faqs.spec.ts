@@ -23,9 +23,11 @@ test('an admin adds the pre-built FAQs, reorders, creates, edits and deletes one
   await expect(page.getByText('How do I create and send an invoice?')).toHaveCount(0)
   await expectNoAxeViolations(page, 'the FAQ page with the pre-built card')
   await page.getByRole('button', { name: 'Add All' }).click()
-  // The FAQs themselves, not the list items inside their answers.
-  const items = page.getByRole('list', { name: 'FAQs in order' }).locator(':scope > li')
+  // The FAQs themselves, not the list items inside their answers: staff help, not public.
+  const items = page.getByRole('list', { name: 'Staff help in order' }).locator(':scope > li')
   await expect(items).toHaveCount(8)
+  await expect(page.getByText('No patient FAQs yet.', { exact: false })).toBeVisible()
+  await expect(items.first().getByText('Staff only')).toBeVisible()
 
   // Move the first one down: the order is saved (it survives a reload).
   await page.getByRole('button', { name: 'Move down: How do I add a new patient?' }).click()
@@ -94,6 +96,18 @@ test('an admin adds the pre-built FAQs, reorders, creates, edits and deletes one
   await confirm.getByRole('button', { name: 'Delete' }).click()
   await expect(page.getByText('FAQ deleted successfully')).toBeVisible()
   await expect(items).toHaveCount(8)
+  // The payment methods FAQ is made public: it moves to the patients' list.
+  await page
+    .getByRole('button', { name: 'Edit FAQ: Which payment methods can patients use?' })
+    .click()
+  const publish = page.getByRole('dialog', { name: 'Edit FAQ' })
+  await publish.getByRole('radio', { name: /^Patients \(public FAQ page\)/ }).check()
+  await publish.getByRole('button', { name: 'Update FAQ' }).click()
+  await expect(page.getByText('FAQ updated successfully')).toBeVisible()
+  await expect(
+    page.getByRole('list', { name: 'Patient FAQs in order' }).getByRole('article'),
+  ).toHaveAccessibleName('Which payment methods can patients use?')
+  await expect(items).toHaveCount(7)
   await expectNoAxeViolations(page, 'the FAQ list')
   await page.screenshot({ path: `${SHOTS}/faqs-1280.png`, fullPage: true })
   await page.setViewportSize({ width: 360, height: 800 })

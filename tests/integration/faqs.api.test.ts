@@ -16,8 +16,8 @@ import {
 } from '../support/test-app'
 
 // Issue 28, FAQ Management: /api/faqs (list, create, update, delete, reorder, Add All) and the
-// public page /h/:slug/faq. Sanjeevani is seeded with the 8 pre-built FAQs (one private);
-// Smile Dental has none.
+// public page /h/:slug/faq. Sanjeevani is seeded with 3 patient FAQs (public) and the 8
+// pre-built staff how-tos (staff-only, issue 40 item 9); Smile Dental has none.
 
 let t: TestApp
 let hospitalA: string
@@ -339,9 +339,10 @@ describe('GET /h/:slug/faq (public page)', () => {
     expect(res.body).toContain(
       '<title>Frequently asked questions · Sanjeevani Multispeciality Hospital, Pune</title>',
     )
-    expect(res.body).toContain('How do I add a new patient?')
+    expect(res.body).toContain('What should I bring to my appointment?')
     expect(res.body).toContain('<h2 id="cat-billing">Billing</h2>')
-    // The seed keeps the team FAQ private, and Smile Dental's own never show here.
+    // The staff how-tos are staff-only, and Smile Dental's own never show here.
+    expect(res.body).not.toContain('How do I add a new patient?')
     expect(res.body).not.toContain('How do I add team members')
     expect(res.body).not.toContain('<script')
     expectNoInternals(res)
@@ -352,8 +353,8 @@ describe('GET /h/:slug/faq (public page)', () => {
       method: 'GET',
       url: `/h/${slugA}/faq?q=${encodeURIComponent('upi')}`,
     })
-    expect(res.body).toContain('Which payment methods can patients use?')
-    expect(res.body).not.toContain('How do I add a new patient?')
+    expect(res.body).toContain('Which payment methods do you accept?')
+    expect(res.body).not.toContain('Which payment methods can patients use?')
     expect(res.body).toMatch(/1 answer for “upi”/)
     const hostile = await t.app.inject({
       method: 'GET',

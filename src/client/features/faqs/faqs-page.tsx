@@ -6,7 +6,6 @@ import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { NativeSelect } from '@/client/components/ui/input'
 import { SearchBox } from '@/client/components/ui/search-box'
 import { Skeleton } from '@/client/components/ui/skeleton'
-import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
@@ -15,7 +14,7 @@ import { useDeleteFaq } from './api/delete-faq'
 import { useFaqs } from './api/get-faqs'
 import { useReorderFaqs } from './api/reorder-faqs'
 import { FaqDialog } from './components/faq-dialog'
-import { FaqItem } from './components/faq-item'
+import { FaqGroups, movedWithinGroup } from './components/faq-groups'
 import { PrebuiltFaqsCard } from './components/prebuilt-faqs-card'
 import { PublicFaqLink } from './components/public-faq-link'
 
@@ -43,29 +42,20 @@ export function FaqsPage() {
       await remove.mutateAsync(deleting.id)
       toast.success('FAQ deleted successfully')
     } catch (error) {
-      toast.error(
-        'Failed to delete FAQ',
-        error instanceof ApiError ? error.serverMessage : undefined,
-      )
+      toast.failed('Failed to delete FAQ', error, 'Please try again.')
     } finally {
       setDeleting(null)
     }
   }
 
   async function move(faq: Faq, by: -1 | 1) {
-    const ids = (query.data?.faqs ?? []).map((f) => f.id)
-    const at = ids.indexOf(faq.id)
-    const to = at + by
-    if (at < 0 || to < 0 || to >= ids.length) return
-    ;[ids[at], ids[to]] = [ids[to] as string, ids[at] as string]
+    const ids = movedWithinGroup(query.data?.faqs ?? [], faq, by)
+    if (!ids) return
     try {
       await reorder.mutateAsync(ids)
       toast.success('FAQ order saved')
     } catch (error) {
-      toast.error(
-        'Failed to update FAQ',
-        error instanceof ApiError ? error.serverMessage : undefined,
-      )
+      toast.failed('Failed to update FAQ', error, 'Please try again.')
     }
   }
 
@@ -76,7 +66,7 @@ export function FaqsPage() {
         <div className="min-w-0">
           <h1 className="text-2xl font-bold">FAQ Management</h1>
           <p className="text-sm text-slate-600">
-            Answers to the questions your patients and staff ask most.
+            Answers for your patients (on your public FAQ page) and help for your staff.
           </p>
         </div>
         {canWrite ? (
@@ -86,7 +76,7 @@ export function FaqsPage() {
         ) : null}
       </div>
       {data?.publicPath ? <PublicFaqLink path={data.publicPath} /> : null}
-      <section aria-label="FAQs" className="space-y-4">
+      <div className="space-y-4">
         <div className="flex flex-col gap-2 sm:flex-row">
           <SearchBox
             value={searchText}
@@ -131,30 +121,23 @@ export function FaqsPage() {
                 Clear the search and filter to change the order.
               </p>
             ) : null}
-            <ol className="space-y-3" aria-label="FAQs in order">
-              {data?.faqs.map((faq, i, all) => (
-                <li key={faq.id}>
-                  <FaqItem
-                    faq={faq}
-                    first={i === 0}
-                    last={i === all.length - 1}
-                    actions={
-                      canWrite
-                        ? {
-                            onEdit: setEditing,
-                            onDelete: setDeleting,
-                            onMove: filtered ? undefined : (f, by) => void move(f, by),
-                            moving: reorder.isPending,
-                          }
-                        : undefined
+            <FaqGroups
+              faqs={data?.faqs ?? []}
+              filtered={filtered}
+              actions={
+                canWrite
+                  ? {
+                      onEdit: setEditing,
+                      onDelete: setDeleting,
+                      onMove: filtered ? undefined : (f, by) => void move(f, by),
+                      moving: reorder.isPending,
                     }
-                  />
-                </li>
-              ))}
-            </ol>
+                  : undefined
+              }
+            />
           </>
         )}
-      </section>
+      </div>
       <FaqDialog
         open={creating || editing !== null}
         faq={editing}

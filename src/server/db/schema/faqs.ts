@@ -18,6 +18,8 @@ import { hospitals } from './hospitals'
  * A hospital's FAQs (issue 28, drizzle/0030): a tenant table under forced RLS. The answer is
  * the author's plain text with a tiny formatting syntax (src/shared/faq-format.ts), escaped on
  * every output; suggestion_key marks the pre-built ones so 'Add All' never duplicates them.
+ * is_public is the FAQ's visibility (drizzle/0045): true for patients (the public page
+ * /h/<slug>/faq), false for staff-only help; 'Add All' adds the pre-built how-tos staff-only.
  */
 export const faqs = pgTable(
   'faqs',

@@ -191,8 +191,9 @@ export async function reorderFaqs(
 }
 
 /**
- * POST /api/faqs/suggested ('Add All'): the 8 pre-built FAQs after the existing ones. Each is
- * keyed, so calling it twice (or two admins at once) adds each at most once.
+ * POST /api/faqs/suggested ('Add All'): the 8 pre-built FAQs after the existing ones, staff-only
+ * (they are how-tos for the clinic's team, never shown on the public page until an admin makes
+ * one public). Each is keyed, so calling it twice (or two admins at once) adds each at most once.
  */
 export async function addSuggestedFaqs(opts: FaqOptions): Promise<AddSuggestedResult> {
   return withTenant(opts.db, opts, async (tx) => {
@@ -210,6 +211,7 @@ export async function addSuggestedFaqs(opts: FaqOptions): Promise<AddSuggestedRe
           answer: s.answer,
           category: s.category,
           sortOrder: base + i,
+          isPublic: false,
           suggestionKey: s.key,
           createdBy: opts.userId,
         })),
@@ -217,7 +219,13 @@ export async function addSuggestedFaqs(opts: FaqOptions): Promise<AddSuggestedRe
       .onConflictDoNothing()
       .returning()
     if (added.length)
-      await audit(tx, opts, 'faq.suggested_added', null, `${added.length} pre-built FAQs added`)
+      await audit(
+        tx,
+        opts,
+        'faq.suggested_added',
+        null,
+        `${added.length} pre-built staff FAQs added`,
+      )
     return { added: added.length, faqs: added.map(toFaq) }
   })
 }

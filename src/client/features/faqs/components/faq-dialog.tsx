@@ -1,5 +1,5 @@
 import { zodResolver } from '@hookform/resolvers/zod'
-import { useForm } from 'react-hook-form'
+import { Controller, useForm } from 'react-hook-form'
 import type { z } from 'zod'
 import { Button } from '@/client/components/ui/button'
 import { Dialog } from '@/client/components/ui/dialog'
@@ -19,7 +19,23 @@ import { faqFormSchema, type FaqFormValues, faqValuesOf, newFaqValues } from './
 
 type Name = keyof FaqFormValues
 
-/** Add FAQ / Edit FAQ (spec section 2): question and answer required, category, sortOrder, Public. */
+const visibilityOptions = [
+  {
+    isPublic: true,
+    label: 'Patients (public FAQ page)',
+    hint: "Shown on your clinic's public FAQ page, and to staff here.",
+  },
+  {
+    isPublic: false,
+    label: 'Staff only',
+    hint: 'Help for your team: only signed-in staff see it, never the public page.',
+  },
+] as const
+
+/**
+ * Add FAQ / Edit FAQ (spec section 2): question and answer required, category, sortOrder, and who
+ * sees it: patients (the public FAQ page) or staff only (issue 40 item 9).
+ */
 export function FaqDialog({
   open,
   faq,
@@ -37,7 +53,7 @@ export function FaqDialog({
         if (!next) onClose()
       }}
       title={faq ? 'Edit FAQ' : 'Add FAQ'}
-      description="Patients see public FAQs on your clinic's FAQ page."
+      description="Patient FAQs appear on your clinic's public FAQ page; staff-only help stays inside the app."
     >
       {open ? <FaqForm key={faq?.id ?? 'new'} faq={faq} onDone={onClose} /> : null}
     </Dialog>
@@ -69,10 +85,7 @@ function FaqForm({ faq, onDone }: { faq: Faq | null; onDone: () => void }) {
           if (path in newFaqValues) form.setError(path as Name, { type: 'server', message })
         }
       }
-      toast.error(
-        `Failed to ${verb} FAQ`,
-        error instanceof ApiError ? error.serverMessage : undefined,
-      )
+      toast.failed(`Failed to ${verb} FAQ`, error, 'Please try again.')
     }
   })
 
@@ -126,20 +139,34 @@ function FaqForm({ faq, onDone }: { faq: Faq | null; onDone: () => void }) {
           />
         </Field>
       </div>
-      <label className="flex items-start gap-3 text-sm">
-        <input
-          type="checkbox"
-          role="switch"
-          className="mt-0.5 size-4"
-          {...form.register('isPublic')}
-        />
-        <span>
-          <span className="font-medium">Public</span>
-          <span className="block text-slate-600">
-            Show this question on the clinic&apos;s public FAQ page.
-          </span>
-        </span>
-      </label>
+      <Controller
+        control={form.control}
+        name="isPublic"
+        render={({ field }) => (
+          <fieldset className="space-y-2">
+            <legend className="text-sm font-medium">Who can see this FAQ?</legend>
+            {visibilityOptions.map((o) => (
+              <label
+                key={o.label}
+                className="flex items-start gap-3 rounded-md border border-slate-200 p-3 text-sm has-[:checked]:border-brand-600"
+              >
+                <input
+                  type="radio"
+                  name={field.name}
+                  className="mt-0.5 size-4"
+                  checked={field.value === o.isPublic}
+                  onChange={() => field.onChange(o.isPublic)}
+                  onBlur={field.onBlur}
+                />
+                <span>
+                  <span className="font-medium">{o.label}</span>
+                  <span className="block text-slate-600">{o.hint}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+      />
       <div className="flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
         <Button type="button" variant="outline" onClick={onDone} disabled={save.isPending}>
           Cancel

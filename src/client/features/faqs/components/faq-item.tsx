@@ -13,7 +13,7 @@ export interface FaqItemActions {
   moving: boolean
 }
 
-/** One FAQ: question, category, Private badge, the formatted answer, and the editor's buttons. */
+/** One FAQ: question, category, who sees it (Public page or Staff only), the formatted answer, and the editor's buttons. */
 export function FaqItem({
   faq,
   first,
@@ -31,12 +31,16 @@ export function FaqItem({
     <Card className="p-4 sm:p-5">
       <article aria-labelledby={headingId} className="space-y-3">
         <div className="flex flex-wrap items-start justify-between gap-2">
-          <h2 id={headingId} className="min-w-0 flex-1 text-base font-semibold text-slate-900">
+          <h3 id={headingId} className="min-w-0 flex-1 text-base font-semibold text-slate-900">
             {faq.question}
-          </h2>
+          </h3>
           <div className="flex flex-wrap gap-1.5">
             <Badge variant="secondary">{faqCategoryLabels[faq.category]}</Badge>
-            {faq.isPublic ? null : <Badge variant="yellow">Private</Badge>}
+            {faq.isPublic ? (
+              <Badge variant="green">Public page</Badge>
+            ) : (
+              <Badge variant="yellow">Staff only</Badge>
+            )}
           </div>
         </div>
         <FaqAnswer answer={faq.answer} />

@@ -2,7 +2,6 @@ import { Sparkles } from 'lucide-react'
 import { Badge } from '@/client/components/ui/badge'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
-import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import { faqAnswerText } from '@/shared/faq-format'
 import { faqSuggestions } from '@/shared/faq-suggestions'
@@ -11,7 +10,7 @@ import { useAddSuggestedFaqs } from '../api/add-suggested-faqs'
 
 /**
  * Spec section 2: when the hospital has no FAQs, the first 3 of the 8 suggested ones and
- * 'Add All' for all 8 (editors only).
+ * 'Add All' for all 8 (editors only), added staff-only (issue 40 item 9).
  */
 export function PrebuiltFaqsCard({ canWrite }: { canWrite: boolean }) {
   const add = useAddSuggestedFaqs()
@@ -21,13 +20,10 @@ export function PrebuiltFaqsCard({ canWrite }: { canWrite: boolean }) {
       const result = await add.mutateAsync()
       toast.success(
         'FAQ created successfully',
-        `${result.added} pre-built ${result.added === 1 ? 'FAQ' : 'FAQs'} added.`,
+        `${result.added} pre-built ${result.added === 1 ? 'FAQ' : 'FAQs'} added as staff help.`,
       )
     } catch (error) {
-      toast.error(
-        'Failed to create FAQ',
-        error instanceof ApiError ? error.serverMessage : undefined,
-      )
+      toast.failed('Failed to create FAQ', error, 'Please try again.')
     }
   }
 
@@ -39,8 +35,9 @@ export function PrebuiltFaqsCard({ canWrite }: { canWrite: boolean }) {
           Get Started with Pre-built FAQs
         </CardTitle>
         <p className="text-sm text-slate-600">
-          {faqSuggestions.length} answers to the questions patients and staff ask most, written for
-          Indian clinics. Add them all and edit them to suit your clinic.
+          {faqSuggestions.length} how-tos for your team, written for Indian clinics. They are added
+          as staff-only help, never shown on your public FAQ page; edit any of them to suit your
+          clinic, or to make it public.
         </p>
       </CardHeader>
       <CardContent className="space-y-3">
@@ -49,7 +46,10 @@ export function PrebuiltFaqsCard({ canWrite }: { canWrite: boolean }) {
             <li key={s.key} className="rounded-md border border-slate-200 p-3">
               <div className="flex flex-wrap items-center justify-between gap-2">
                 <p className="font-medium text-slate-900">{s.question}</p>
-                <Badge variant="secondary">{faqCategoryLabels[s.category]}</Badge>
+                <span className="flex flex-wrap gap-1.5">
+                  <Badge variant="secondary">{faqCategoryLabels[s.category]}</Badge>
+                  <Badge variant="yellow">Staff only</Badge>
+                </span>
               </div>
               <p className="mt-1 line-clamp-2 text-sm text-slate-600">{faqAnswerText(s.answer)}</p>
             </li>
