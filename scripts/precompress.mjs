@@ -23,4 +23,5 @@ for (const name of readdirSync(dir)) {
   writeFileSync(join(dir, `${name}.gz`), gzipSync(buf, { level: 9 }))
   files++
 }
-console.log(`Precompressed ${files} assets (brotli 11, gzip 9).`)
+if (!process.argv.includes('--quiet'))
+  console.log(`Precompressed ${files} assets (brotli 11, gzip 9).`)

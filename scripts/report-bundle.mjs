@@ -1,5 +1,6 @@
 // Prints the JavaScript each entry route downloads (gzip, and brotli as served), from Vite's
-// build manifest. Fails the build when '/' signed out is over its budget.
+// build manifest. Fails the build when '/' signed out is over its budget. --quiet (npm start):
+// only a route over its budget is printed.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -68,7 +69,11 @@ function routeKeys(route) {
 }
 const budgets = { '/ (signed out)': 90 * 1024 }
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`
-console.log('\nJavaScript per route (entry + route chunks and their imports):')
+const quiet = process.argv.includes('--quiet')
+const log = (line, over = false) => {
+  if (!quiet || over) console.log(line)
+}
+log('\nJavaScript per route (entry + route chunks and their imports):')
 for (const route of Object.keys(routes)) {
   const { raw, gz, br } = jsBytes(routeKeys(route))
   const budget = budgets[route]
@@ -77,8 +82,9 @@ for (const route of Object.keys(routes)) {
       ? `  within the ${kb(budget)} gzip budget`
       : `  OVER the ${kb(budget)} gzip budget`
     : ''
-  console.log(
+  log(
     `  ${route.padEnd(24)} ${kb(gz).padStart(9)} gzip ${kb(br).padStart(9)} brotli  (${kb(raw)} raw)${verdict}`,
+    Boolean(budget && gz > budget),
   )
   if (budget && gz > budget) process.exitCode = 1
 }
@@ -88,5 +94,5 @@ for (const [what, [part, route]] of Object.entries(onDemand)) {
   const base = routeKeys(route)
   const extra = new Set([...closure(key)].filter((k) => !base.has(k)))
   const { raw, gz, br } = jsBytes(extra)
-  console.log(`  + ${what}: ${kb(gz)} gzip, ${kb(br)} brotli (${kb(raw)} raw)`)
+  log(`  + ${what}: ${kb(gz)} gzip, ${kb(br)} brotli (${kb(raw)} raw)`)
 }

@@ -217,14 +217,18 @@ export const servicesParts = {
     ],
   },
   'services-team': {
-    description: 'services: team members, invitations and accepting one',
-    mutate: ['src/server/modules/team/*.service.ts'],
+    description: 'services: team members, invitations and accepting one, password reset',
+    mutate: [
+      'src/server/modules/team/*.service.ts',
+      'src/server/modules/password-reset/*.service.ts',
+    ],
     ignorers: ['cross-tenant'],
     testFiles: [
       'tests/integration/team-mutants.api.test.ts',
       'tests/integration/team-mutants-invitations.api.test.ts',
       'tests/integration/team.api.test.ts',
       'tests/integration/team-invitations.api.test.ts',
+      'tests/integration/password-reset.api.test.ts',
     ],
   },
   'services-platform': {

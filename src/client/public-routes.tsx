@@ -26,6 +26,12 @@ const AcceptInvitationPage = lazy(() =>
 const LoginPage = lazy(() =>
   import('./features/auth/login-page').then((m) => ({ default: m.LoginPage })),
 )
+const ForgotPasswordPage = lazy(() =>
+  import('./features/auth/forgot-password-page').then((m) => ({ default: m.ForgotPasswordPage })),
+)
+const ResetPasswordPage = lazy(() =>
+  import('./features/auth/reset-password-page').then((m) => ({ default: m.ResetPasswordPage })),
+)
 
 /**
  * A staff screen opened signed out (a bookmark, a shared link) goes to sign-in, which comes
@@ -50,6 +56,8 @@ export function PublicRoutes() {
         <Route path={paths.login} component={LoginPage} />
         <Route path={bookingPath} component={BookingPage} />
         <Route path={paths.invite} component={AcceptInvitationPage} />
+        <Route path={paths.forgotPassword} component={ForgotPasswordPage} />
+        <Route path={paths.resetPassword} component={ResetPasswordPage} />
         <Route>
           <SignInOrNotFound />
         </Route>

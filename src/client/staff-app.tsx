@@ -12,6 +12,11 @@ import { afterSignInPath, isHospitalMember, type StaffRoute, staffRoutes } from 
 import type { CurrentUser } from '@/shared/schemas/auth'
 import { mustEnrolTwoFactor } from '@/shared/two-factor'
 
+const ResetPasswordWhileSignedIn = lazy(() =>
+  import('./features/auth/reset-password-page').then((m) => ({
+    default: m.ResetPasswordWhileSignedIn,
+  })),
+)
 const TwoFactorEnrolmentPage = lazy(() =>
   import('./features/auth/two-factor-enrolment-page').then((m) => ({
     default: m.TwoFactorEnrolmentPage,
@@ -70,6 +75,15 @@ export function StaffApp({ user }: { user: CurrentUser }) {
       <Switch>
         <Route path={paths.login}>
           <SignedInRedirect user={user} />
+        </Route>
+        {/* Password reset (issue 40, item 7): pages for the signed-out. */}
+        <Route path={paths.forgotPassword}>
+          <SignedInRedirect user={user} />
+        </Route>
+        <Route path={paths.resetPassword}>
+          <Suspense fallback={<FullPageSpinner />}>
+            <ResetPasswordWhileSignedIn />
+          </Suspense>
         </Route>
         {staffRoutes.map((route) => (
           <Route key={route.path} path={route.path}>

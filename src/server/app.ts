@@ -5,6 +5,7 @@ import {
   type CachedActor,
   registerAccessControl,
   resolveActor,
+  sessionCookieName,
   type SessionDeps,
 } from './auth/access'
 import { type Auth, createAuth } from './auth/auth'
@@ -27,11 +28,12 @@ import { registerBodylessDeletes } from './http/bodyless-deletes'
 import { registerCompression } from './http/compress'
 import { registerErrorHandler, registerNotFound } from './http/error-handler'
 import { healthRoutes } from './http/health'
-import { type LogFormat, loggerOptions } from './http/logging'
+import { type LogFormat, loggerOptions, OneLinePerRequest } from './http/logging'
 import { registerRateLimits } from './http/rate-limit-store'
 import { registerSameOriginGuard } from './http/same-origin'
 import { registerSecurityHeaders } from './http/security-headers'
 import { registerSpa } from './http/spa'
+import { registerSignedInHint } from './http/signed-in-hint'
 import { createMailer, type MailCapture, type Mailer } from './integrations/email/mailer'
 import type { ProviderUrls } from './integrations/messaging/registry'
 import { backupRoutes } from './modules/backups/backups.routes'
@@ -41,6 +43,8 @@ import { accountSecurityRoutes } from './modules/account-security/account-securi
 import { appointmentsRoutes } from './modules/appointments/appointments.routes'
 import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
+import { callsRoutes } from './modules/calls/calls.routes'
+import type { VoiceOptions } from './modules/calls/voice-registry'
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
 import { hospitalSettingsRoutes } from './modules/hospital-settings/hospital-settings.routes'
@@ -54,6 +58,7 @@ import { messagingEventsRoutes } from './modules/messaging-events/events.routes'
 import { messagingRoutes } from './modules/messaging/messaging.routes'
 import { createMessagingHub } from './modules/messaging-events/hub'
 import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
+import { voiceWebhookRoutes } from './modules/voice-webhooks/voice-webhooks.routes'
 import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { dataExportRoutes } from './modules/data-export/data-export.routes'
@@ -68,6 +73,7 @@ import { supportTicketsRoutes } from './modules/support-tickets/tickets.routes'
 import { liveMonitoringRoutes } from './modules/live-monitoring/live-monitoring.routes'
 import { recordSignIn } from './modules/live-monitoring/sign-in-out'
 import { teamRoutes } from './modules/team/team.routes'
+import { passwordResetRoutes } from './modules/password-reset/password-reset.routes'
 
 export interface AppOptions {
   database: Database
@@ -96,6 +102,8 @@ export interface AppOptions {
   metaGraph?: { baseUrl: string; version: string } | undefined
   /** Messaging providers' base URLs (env: providerUrlsFromEnv); the real ones by default. */
   messagingProviders?: ProviderUrls | undefined
+  /** Voice providers' base URLs and the sandbox's pace (env: voiceOptionsFromEnv; issue 41). */
+  voice?: VoiceOptions | undefined
   /** Accepted Meta leadgen changes per hospital and minute (env META_WEBHOOK_CHANGES_PER_MINUTE). */
   metaWebhookChangesPerMinute?: number | undefined
   /** SMTP URL; without it emails go to the sandbox outbox. */
@@ -137,6 +145,7 @@ function fastifyTrustProxy(setting: false | number | string[]) {
 export async function buildApp(options: AppOptions): Promise<App> {
   const app = Fastify({
     logger: loggerOptions(options.logLevel ?? 'info', options.logStream, options.logFormat),
+    logController: new OneLinePerRequest(),
     bodyLimit: 1024 * 1024,
     trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     routerOptions: { ignoreTrailingSlash: true },
@@ -195,6 +204,12 @@ export async function buildApp(options: AppOptions): Promise<App> {
     hsts: false,
   })
   registerSecurityHeaders(app, options.baseURL)
+  // A script-readable "signed in" hint beside the HttpOnly session cookie (signed-in-hint.ts).
+  registerSignedInHint(
+    app,
+    () => sessionCookieName(auth),
+    options.baseURL?.startsWith('https://') ?? false,
+  )
   // gzip level 1 and brotli 4 over 1 KB, buffered bodies compressed synchronously (decision 012).
   await registerCompression(app)
   // Per-IP route limits in PostgreSQL, shared by every instance (docs/decisions/008).
@@ -262,6 +277,8 @@ export async function buildApp(options: AppOptions): Promise<App> {
   platformRoutes(app, { db, mailer, baseURL: options.baseURL })
   // Admin → a hospital admin's team and the public invitation page (issue 27).
   teamRoutes(app, { db, auth, mailer, sessions, baseURL: options.baseURL })
+  // Issue 40, item 7: forgot password, the reset page, an admin's reset link for a member.
+  passwordResetRoutes(app, { db, auth, mailer, sessions })
   // Support access the hospital grants to the platform's super admins (issue 27, decision 029).
   supportAccessRoutes(app, { db })
   // Lead-generation campaign requests and their platform side (issue 28, decision 034).
@@ -270,10 +287,13 @@ export async function buildApp(options: AppOptions): Promise<App> {
   supportTicketsRoutes(app, { db, mailer })
   // Live Monitoring: board, feed, summaries, presence and calls (issue 29, decision 040).
   liveMonitoringRoutes(app, { db })
+  // Voice calls: click-to-call, call history, dispositions, the staff member's phone (issue 41).
+  callsRoutes(app, { db, voice: options.voice })
   // Backups: configurations, runs, downloads, restores (issue 29, decision 039).
   backupRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
+  voiceWebhookRoutes(app, { db, baseURL: options.baseURL, voice: options.voice })
   messagingSettingsApi(app, {
     db,
     baseURL: options.baseURL,

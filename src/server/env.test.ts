@@ -18,4 +18,26 @@ describe('loadEnv', () => {
       /SMTP_ALLOW_PRIVATE_HOSTS/,
     )
   })
+
+  it('voice: provider URLs and the sandbox pace have defaults and are checked', () => {
+    const env = loadEnv({})
+    expect(env.EXOTEL_API_URL).toBeUndefined()
+    expect(env.TWILIO_VOICE_API_URL).toBe('https://api.twilio.com')
+    expect(env.VOICE_SANDBOX_RING_MS).toBe(5_000)
+    expect(env.VOICE_SANDBOX_TALK_MS).toBe(20_000)
+    const fakes = loadEnv({
+      EXOTEL_API_URL: 'http://127.0.0.1:4010',
+      TWILIO_VOICE_API_URL: 'http://127.0.0.1:4011',
+      VOICE_SANDBOX_RING_MS: '50',
+      VOICE_SANDBOX_TALK_MS: '0',
+    })
+    expect(fakes.EXOTEL_API_URL).toBe('http://127.0.0.1:4010')
+    expect(fakes.TWILIO_VOICE_API_URL).toBe('http://127.0.0.1:4011')
+    expect(fakes.VOICE_SANDBOX_RING_MS).toBe(50)
+    expect(fakes.VOICE_SANDBOX_TALK_MS).toBe(0)
+    expect(() => loadEnv({ EXOTEL_API_URL: 'not a url' })).toThrow(/EXOTEL_API_URL/)
+    expect(() => loadEnv({ TWILIO_VOICE_API_URL: 'ftp//x' })).toThrow(/TWILIO_VOICE_API_URL/)
+    expect(() => loadEnv({ VOICE_SANDBOX_RING_MS: '-1' })).toThrow(/VOICE_SANDBOX_RING_MS/)
+    expect(() => loadEnv({ VOICE_SANDBOX_TALK_MS: 'soon' })).toThrow(/VOICE_SANDBOX_TALK_MS/)
+  })
 })

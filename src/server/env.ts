@@ -57,7 +57,8 @@ export const trustProxySetting = z
 const envShape = z.object({
   NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
   PORT: z.coerce.number().int().min(0).max(65535).default(5000),
-  HOST: z.string().default('0.0.0.0'),
+  /** Loopback by default: the demo's published passwords stay on this machine (issue 40 item 18). */
+  HOST: z.string().default('127.0.0.1'),
   /** When set, PostgreSQL at this URL; otherwise embedded PGlite in DATA_DIR. */
   DATABASE_URL: z.string().url().optional(),
   /**
@@ -163,6 +164,15 @@ const envShape = z.object({
   /** The sandbox provider reports a message delivered this long after it was sent. */
   SANDBOX_DELIVERY_MS: z.coerce.number().int().min(0).max(600_000).default(3_000),
   /** Messages one hospital may hand to its providers per minute (bulk sends are paced by it). */
+  // Voice (issue 41): provider base URLs, so tests and the e2e run point them at local fakes.
+  // Exotel's host follows the hospital's region (Mumbai or Singapore) unless EXOTEL_API_URL
+  // replaces it; Twilio Voice is Twilio's REST API.
+  EXOTEL_API_URL: z.string().url().optional(),
+  TWILIO_VOICE_API_URL: z.string().url().default('https://api.twilio.com'),
+  /** The sandbox's calls ring this long before they are answered (or give up, or are busy). */
+  VOICE_SANDBOX_RING_MS: z.coerce.number().int().min(0).max(600_000).default(5_000),
+  /** An answered sandbox call talks this long (wall time) before it completes. */
+  VOICE_SANDBOX_TALK_MS: z.coerce.number().int().min(0).max(3_600_000).default(20_000),
   MESSAGES_PER_HOSPITAL_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
   ...s3EnvShape,
 })

@@ -8,7 +8,9 @@ import { listSnapshots, takeSnapshot } from './db/snapshots'
 import { isDatabaseUnavailable } from './db/unavailable'
 import { loadEnv } from './env'
 import { providerUrlsFromEnv } from './integrations/messaging/registry'
+import { listenLines } from './http/listen-address'
 import { registerAllJobs } from './jobs/all-jobs'
+import { voiceOptionsFromEnv } from './modules/calls/voice-registry'
 import { messagingJobOptionsFromEnv } from './modules/messaging/send-job'
 import { Worker } from './jobs/worker'
 import { projectRoot } from './project-root'
@@ -97,6 +99,7 @@ const metaGraph = { baseUrl: env.META_GRAPH_URL, version: env.META_GRAPH_VERSION
 const { app, auth, drain, notifications } = await buildApp({
   metaGraph,
   messagingProviders: providerUrlsFromEnv(env),
+  voice: voiceOptionsFromEnv(env),
   metaWebhookChangesPerMinute: env.META_WEBHOOK_CHANGES_PER_MINUTE,
   database,
   authSecret: loadAuthSecret(env.BETTER_AUTH_SECRET, env.DATA_DIR),
@@ -212,7 +215,7 @@ try {
   await database.close()
   process.exit(1)
 }
-console.log(`\nArogya CRM is running at http://localhost:${env.PORT}`)
+console.log(`\n${listenLines(env.HOST, env.PORT).join('\n')}`)
 console.log(
   env.DATABASE_URL
     ? 'Database: PostgreSQL (production mode: with its default fsync, committed data survives a power cut).'

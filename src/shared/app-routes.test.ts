@@ -23,7 +23,15 @@ describe('app routes', () => {
       '/settings',
     ])
       expect(requiresSignIn(p), p).toBe(true)
-    for (const p of ['/', '/pricing', '/add-ons', '/login', '/no-such-page'])
+    for (const p of [
+      '/',
+      '/pricing',
+      '/add-ons',
+      '/login',
+      '/forgot-password',
+      '/reset-password',
+      '/no-such-page',
+    ])
       expect(requiresSignIn(p), p).toBe(false)
   })
 })

@@ -25,6 +25,9 @@ export const appPaths = {
   login: '/login',
   /** A team invitation's acceptance page (issue 27; the token is in the #fragment). */
   invite: '/invite',
+  /** Password reset (issue 40, item 7): ask for a link; the link's page (token in the #fragment). */
+  forgotPassword: '/forgot-password',
+  resetPassword: '/reset-password',
 } as const
 
 export type AppPath = (typeof appPaths)[keyof typeof appPaths]
@@ -38,6 +41,8 @@ export const publicPaths: readonly AppPath[] = [
   appPaths.addOns,
   appPaths.login,
   appPaths.invite,
+  appPaths.forgotPassword,
+  appPaths.resetPassword,
 ]
 
 /**

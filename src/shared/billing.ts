@@ -19,8 +19,25 @@ export type InvoiceKind = (typeof invoiceKinds)[number]
 export const gstRates = [0, 5, 12, 18] as const
 export type GstRate = (typeof gstRates)[number]
 
+/** The methods a cashier chooses from (Mark Paid's list). */
 export const paymentMethods = ['cash', 'upi', 'card', 'bank_transfer', 'insurance'] as const
 export type PaymentMethod = (typeof paymentMethods)[number]
+
+/**
+ * The methods a recorded payment may have: the chosen ones, and 'unspecified' for the spec's
+ * Mark Paid (`{ "status": "paid" }` alone), which says nothing about how the money came.
+ */
+export const recordedPaymentMethods = [...paymentMethods, 'unspecified'] as const
+export type RecordedPaymentMethod = (typeof recordedPaymentMethods)[number]
+
+export const paymentMethodLabels: Record<RecordedPaymentMethod, string> = {
+  cash: 'Cash',
+  upi: 'UPI',
+  card: 'Card',
+  bank_transfer: 'Bank transfer',
+  insurance: 'Insurance',
+  unspecified: 'Not specified',
+}
 
 /** ₹1 crore in paise: the most one line's unit price may be. */
 export const MAX_LINE_PRICE_PAISE = 1_000_000_000

@@ -59,7 +59,7 @@ describe('invoice maths', () => {
         expect(t.cgst + t.sgst + t.igst).toBe(tax)
         expect(Math.abs(t.cgst - t.sgst)).toBeLessThanOrEqual(1)
         expect(t.amount).toBe(t.lines.reduce((s, l) => s + l.total, 0))
-        expect(t.subtotal - t.discountTotal).toBe(t.taxableTotal)
+        expect(t.subtotal - t.discountTotal).toBe(t.taxableTotal + t.exemptTotal)
         expect(Number.isSafeInteger(t.amount)).toBe(true)
       }),
     )

@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz'
 import type { GstRate, InvoiceKind } from './billing'
+import { type GstSummary, gstSummary } from './gst-summary'
 
 /*
  * The arithmetic of an Indian invoice (issue 26), in integer paise. The server computes every
@@ -39,40 +40,45 @@ export interface InvoiceTotals {
   lines: LineAmounts[]
   subtotal: number
   discountTotal: number
+  /** The value of the taxable lines (GST rate above 0) after discounts. */
   taxableTotal: number
+  /** The value of the exempt lines (0 %) after discounts: not taxable value. */
+  exemptTotal: number
   cgst: number
   sgst: number
   igst: number
-  /** The total payable: taxableTotal + cgst + sgst + igst. */
+  /** The total payable: exemptTotal + taxableTotal + cgst + sgst + igst. */
   amount: number
   kind: InvoiceKind
+  /** The GST figures (rate groups) the totals come from. */
+  gst: GstSummary
 }
 
 /**
- * The invoice's totals. Tax is computed per line and summed. Within the hospital's state
- * (`interState` false) it is split into CGST and SGST halves; when the sum is an odd number of
- * paise, CGST takes the odd paisa (cgst = ⌈tax / 2⌉, sgst = ⌊tax / 2⌋), so cgst + sgst is exactly
- * the tax and the total is exact. Across states the whole tax is IGST.
+ * The invoice's totals. Tax is computed per line and summed; the GST figures (taxable and exempt
+ * value, CGST + SGST within the state or IGST across states, per rate group) come from the one
+ * shared gstSummary (src/shared/gst-summary.ts), so the stored totals, the preview, View Details
+ * and the PDF agree.
  */
 export function invoiceTotals(lines: readonly LineInput[], interState: boolean): InvoiceTotals {
   const amounts = lines.map(lineAmounts)
-  const sum = (pick: (a: LineAmounts) => number) => amounts.reduce((s, a) => s + pick(a), 0)
-  const subtotal = sum((a) => a.gross)
-  const taxableTotal = sum((a) => a.taxableValue)
-  const tax = sum((a) => a.tax)
-  const cgst = interState ? 0 : Math.ceil(tax / 2)
-  const sgst = interState ? 0 : tax - cgst
-  const igst = interState ? tax : 0
+  const subtotal = amounts.reduce((s, a) => s + a.gross, 0)
+  const gst = gstSummary(
+    amounts.map((a, i) => ({ ...a, gstRate: (lines[i] as LineInput).gstRate })),
+    interState,
+  )
   return {
     lines: amounts,
     subtotal,
-    discountTotal: subtotal - taxableTotal,
-    taxableTotal,
-    cgst,
-    sgst,
-    igst,
-    amount: taxableTotal + tax,
-    kind: invoiceKind(lines),
+    discountTotal: subtotal - gst.taxableValue - gst.exemptValue,
+    taxableTotal: gst.taxableValue,
+    exemptTotal: gst.exemptValue,
+    cgst: gst.cgst,
+    sgst: gst.sgst,
+    igst: gst.igst,
+    amount: gst.total,
+    kind: gst.kind,
+    gst,
   }
 }
 

@@ -39,6 +39,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': false,
+    'team:reset-password': false,
+    'calls:make': false,
+    'calls:recordings': false,
   },
   admin: {
     'patients:read': true,
@@ -72,6 +75,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': true,
     'support-access:manage': true,
     'backup:read': true,
+    'team:reset-password': true,
+    'calls:make': true,
+    'calls:recordings': true,
   },
   doctor: {
     'patients:read': true,
@@ -105,6 +111,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': false,
+    'team:reset-password': false,
+    'calls:make': true,
+    'calls:recordings': true,
   },
   nurse: {
     'patients:read': true,
@@ -138,6 +147,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': false,
+    'team:reset-password': false,
+    'calls:make': true,
+    'calls:recordings': false,
   },
   receptionist: {
     'patients:read': true,
@@ -171,6 +183,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': false,
+    'team:reset-password': false,
+    'calls:make': true,
+    'calls:recordings': false,
   },
   viewer: {
     'patients:read': true,
@@ -204,6 +219,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': false,
+    'team:reset-password': false,
+    'calls:make': false,
+    'calls:recordings': false,
   },
   // Issue 39: a super admin inside a hospital under a support grant (never a user's role).
   support: {
@@ -238,6 +256,9 @@ const expected: Record<ActingRole, Record<Permission, boolean>> = {
     'data:delete': false,
     'support-access:manage': false,
     'backup:read': true,
+    'team:reset-password': false,
+    'calls:make': false,
+    'calls:recordings': false,
   },
 }
 

@@ -53,6 +53,12 @@ export const permissions = [
   'data:delete',
   'support-access:manage',
   'backup:read',
+  // Issue 40, item 7: email a team member a password reset link (Admin -> team).
+  'team:reset-password',
+  // Issue 41: click-to-call through the hospital's voice provider (every role that works with
+  // patients and leads, not a viewer), and hearing call recordings (admins and doctors).
+  'calls:make',
+  'calls:recordings',
 ] as const
 export type Permission = (typeof permissions)[number]
 
@@ -66,6 +72,7 @@ const adminOnly = [
   'support-access:manage',
   'backup:manage',
   'lead-generation:manage',
+  'team:reset-password',
 ] as const satisfies readonly Permission[]
 
 export const permissionTable: Record<ActingRole, readonly Permission[]> = {
@@ -95,6 +102,8 @@ export const permissionTable: Record<ActingRole, readonly Permission[]> = {
     'campaigns:write',
     'live-monitoring:read',
     'live-monitoring:read_all',
+    'calls:make',
+    'calls:recordings',
   ],
   // Issue 26: doctors and nurses book and run the day but do not take money; the front desk
   // (receptionist) books and bills; a viewer only reads.
@@ -112,6 +121,8 @@ export const permissionTable: Record<ActingRole, readonly Permission[]> = {
     'campaigns:read',
 
     'live-monitoring:read',
+    'calls:make',
+    'calls:recordings',
   ],
   nurse: [
     'patients:read',
@@ -127,6 +138,7 @@ export const permissionTable: Record<ActingRole, readonly Permission[]> = {
     'campaigns:read',
 
     'live-monitoring:read',
+    'calls:make',
   ],
   receptionist: [
     'patients:read',
@@ -145,6 +157,7 @@ export const permissionTable: Record<ActingRole, readonly Permission[]> = {
     'campaigns:read',
 
     'live-monitoring:read',
+    'calls:make',
   ],
   viewer: [
     'patients:read',
@@ -209,6 +222,8 @@ export const supportRefusals: Record<(typeof adminOnly)[number], string> = {
     'Support visits may not configure, run or restore backups: only the hospital’s own admin can.',
   'lead-generation:manage':
     'Support visits may not request lead generation (it is billed to the hospital): only the hospital’s own admin can.',
+  'team:reset-password':
+    'Support visits may not send password reset links: only the hospital’s own admin can.',
 }
 
 /** The refusal a support visit gets for a permission it lacks. */

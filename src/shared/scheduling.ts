@@ -14,8 +14,15 @@ export const appointmentStatuses = [
 ] as const
 export type AppointmentStatus = (typeof appointmentStatuses)[number]
 
-/** Statuses that hold the doctor's time (the exclusion constraint's predicate). */
+/** Open statuses: can still be confirmed, edited, cancelled (the exclusion constraint's predicate). */
 export const activeAppointmentStatuses = ['scheduled', 'confirmed'] as const
+
+/**
+ * Statuses that keep the doctor's time taken: every one but cancelled (issue 40, item 4). A
+ * completed or no-show appointment took place in its slot, so that slot is never offered or
+ * booked again (availability, the booking page and the clash check read this list).
+ */
+export const slotHoldingStatuses = ['scheduled', 'confirmed', 'completed', 'no-show'] as const
 
 /**
  * The spec's transitions (section 4): scheduled → confirmed (Confirm), confirmed → completed

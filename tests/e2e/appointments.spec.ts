@@ -86,7 +86,7 @@ async function showDay(page: Page, date: string) {
   await page.getByRole('button', { name: 'Filter' }).click()
 }
 
-test('book from a lead, then confirm and complete it', async ({ page }) => {
+test('book from a lead, then confirm it (complete waits for its start)', async ({ page }) => {
   await skipLeadsTour(page)
   await login(page, 'receptionist@sanjeevani.demo')
   const lead = await createLeadViaApi(page, {
@@ -130,9 +130,10 @@ test('book from a lead, then confirm and complete it', async ({ page }) => {
   await card.getByRole('button', { name: /^Confirm / }).click()
   await expect(card.getByText('Confirmed', { exact: true })).toBeVisible()
   await expect(card.getByRole('button', { name: /^Confirm / })).toHaveCount(0)
-  await card.getByRole('button', { name: /^Complete / }).click()
-  await expect(card.getByText('Completed', { exact: true })).toBeVisible()
-  await expect(card.getByRole('button')).toHaveCount(0)
+  // Weeks ahead: not yet started, so neither Complete nor No-show is offered (issue 40).
+  await expect(card.getByRole('button', { name: /^Edit or reschedule / })).toBeVisible()
+  await expect(card.getByRole('button', { name: /^Complete / })).toHaveCount(0)
+  await expect(card.getByRole('button', { name: /as a no-show$/ })).toHaveCount(0)
 
   // Filtering by a status that matches nothing on that day shows the filtered empty state.
   await page.getByLabel('Status').selectOption('no-show')
@@ -156,10 +157,33 @@ test('a taken slot shows the clash; the calendar reschedules; 360 px fits', asyn
     serviceType: 'OPD consultation',
     date,
     time,
-    durationMinutes: 30,
+    durationMinutes: 15,
   })
 
-  // Booking the same doctor at the same time again: the server's 409 names the slot.
+  // The list opens on today and upcoming, soonest first; Past shows the earlier ones (issue 40).
+  const firstOf = async (when: string) =>
+    (
+      (await (
+        await page.request.get(`/api/appointments?when=${when}&page=1&limit=20`)
+      ).json()) as Appt[]
+    )[0]?.id
+  await page.goto('/appointments')
+  await expect(page.getByRole('button', { name: 'Today & upcoming' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
+  await expect(page.getByTestId('appointment-card').first()).toHaveAttribute(
+    'data-appointment-id',
+    (await firstOf('upcoming')) ?? '',
+  )
+  await page.getByRole('button', { name: 'Past', exact: true }).click()
+  await expect(page.getByTestId('appointment-card').first()).toHaveAttribute(
+    'data-appointment-id',
+    (await firstOf('past')) ?? '',
+  )
+  await expect(page.getByTestId('appointments-range')).toContainText('Page 1 of')
+
+  // Booking the same doctor on that day: the time list marks the taken slot before submit.
   await page.goto('/appointments')
   await page.getByRole('button', { name: 'New Appointment' }).click()
   const dialog = page.getByRole('dialog', { name: 'New Appointment' })
@@ -170,13 +194,20 @@ test('a taken slot shows the clash; the calendar reschedules; 360 px fits', asyn
   await picker.press('Enter')
   await expect(dialog.getByTestId('picked-patient')).toContainText(patient.name)
   await dialog.getByLabel('Doctor').selectOption(doctor)
-  await dialog.getByLabel('Service Type').fill('OPD consultation')
+  // Escape in Service Type closes its suggestions only: the dialog and the input stay.
+  const service = dialog.getByLabel('Service Type')
+  await service.fill('OPD')
+  await expect(dialog.getByTestId('service-suggestions')).toBeVisible()
+  await service.press('Escape')
+  await expect(dialog.getByTestId('service-suggestions')).toBeHidden()
+  await expect(dialog).toBeVisible()
+  await expect(service).toHaveValue('OPD')
+  await service.fill('OPD consultation')
   await dialog.getByLabel('Date').fill(typed(date))
-  await dialog.getByLabel('Time').selectOption(time)
-  await dialog.getByRole('button', { name: 'Schedule Appointment' }).click()
-  await expect(dialog.getByTestId('appointment-clash')).toContainText(
-    new RegExp(`already has an appointment from ${clock(time)} to`),
-  )
+  await dialog.getByLabel('Duration').selectOption('15')
+  const takenOption = dialog.getByLabel('Time').locator(`option[value="${time}"]`)
+  await expect(takenOption).toHaveText(`${clock(time)} (booked)`)
+  await expect(takenOption).toBeDisabled()
   await dialog.getByRole('button', { name: 'Cancel' }).click()
 
   // The calendar: day view, that day; the appointment opens for editing and moves.
@@ -199,6 +230,11 @@ test('a taken slot shows the clash; the calendar reschedules; 360 px fits', asyn
   await expect(page.getByTestId('calendar-range')).toContainText(longDate)
   const event = calendar.getByRole('button', { name: new RegExp(patient.name) })
   await expect(event).toBeVisible()
+  // A 15-minute event shows the patient's name inside its box (issue 40).
+  const name = event.getByText(patient.name, { exact: true })
+  await expect(name).toBeVisible()
+  const [box, nameBox] = [await event.boundingBox(), await name.boundingBox()]
+  expect(box && nameBox && nameBox.y + nameBox.height <= box.y + box.height + 1).toBe(true)
   await expectNoAxeViolations(page, 'the calendar')
   const newTime = await freeTime(page, doctor, date, [time])
   await event.click()
@@ -282,8 +318,16 @@ test('a past open appointment can be marked a no-show', async ({ page }) => {
     if (!past) return
     await page.waitForTimeout(start.getTime() - Date.now() + 1000)
   }
+  // That day's list, paged 20 at a time by start: on to the page that holds it.
   await showDay(page, isoDay(new Date(past.appointmentDate)))
   const card = page.locator(`[data-appointment-id="${past.id}"]`)
+  await expect(page.getByTestId('appointment-card').first()).toBeVisible()
+  for (let i = 0; i < 5 && !(await card.isVisible()); i++) {
+    const next = page.getByRole('button', { name: 'Next' })
+    if (!(await next.isVisible()) || (await next.isDisabled())) break
+    await next.click()
+    await page.waitForLoadState('networkidle')
+  }
   await card.getByRole('button', { name: `Mark ${past.patientName} as a no-show` }).click()
   await expect(card.getByText('No-show', { exact: true })).toBeVisible()
   const after = (await (await page.request.get(`/api/appointments/${past.id}`)).json()) as Appt

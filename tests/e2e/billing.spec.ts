@@ -25,6 +25,23 @@ test('create a Tax Invoice with a taxable and an exempt line, mark it paid by UP
   await expect(page.getByTestId('invoice-card').first()).toBeVisible()
   await expect(page.getByRole('region', { name: 'Invoice summary' })).toContainText('Total Revenue')
   await expectNoAxeViolations(page, 'the billing page')
+  // At 1280 px each summary figure is one line inside its card ("₹1,97,197.|05" wrapped; item 8).
+  await page.setViewportSize({ width: 1280, height: 800 })
+  const figures = page.getByRole('region', { name: 'Invoice summary' }).locator('.font-bold')
+  await expect(figures).toHaveCount(4)
+  for (const figure of await figures.all()) {
+    const fit = await figure.evaluate((el) => {
+      const range = document.createRange()
+      range.selectNodeContents(el)
+      const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+      const card = el.parentElement?.getBoundingClientRect()
+      return {
+        lines: tops.size,
+        inside: !card || range.getBoundingClientRect().right <= card.right,
+      }
+    })
+    expect(fit, await figure.innerText()).toEqual({ lines: 1, inside: true })
+  }
 
   // New Invoice: the patient by search, a catalogue line (exempt) and a typed one (12 % GST).
   await page.getByRole('button', { name: 'New Invoice' }).click()
@@ -46,9 +63,12 @@ test('create a Tax Invoice with a taxable and an exempt line, mark it paid by UP
   await lines.nth(1).getByLabel('GST rate').selectOption('12')
   const preview = dialog.getByTestId('totals-preview')
   await expect(dialog.getByTestId('preview-kind')).toHaveText('Tax Invoice')
-  // 12 % of ₹1,450.00 is ₹174.00: ₹87.00 CGST + ₹87.00 SGST; ₹500 + ₹1,450 + ₹174.
-  await expect(preview).toContainText('CGST₹87.00')
-  await expect(preview).toContainText('SGST₹87.00')
+  // 12 % of ₹1,450.00 is ₹174.00: ₹87.00 CGST + ₹87.00 SGST; ₹500 + ₹1,450 + ₹174. The exempt
+  // ₹500 is exempt value, not taxable value (issue 40 item 3).
+  await expect(preview).toContainText('Exempt value₹500.00')
+  await expect(preview).toContainText('Taxable value₹1,450.00')
+  await expect(preview).toContainText('CGST @ 6%₹87.00')
+  await expect(preview).toContainText('SGST @ 6%₹87.00')
   await expect(preview).toContainText('Total₹2,124.00')
   await expectNoAxeViolations(page, 'the New Invoice dialog')
   await dialog.getByRole('button', { name: 'Create Invoice' }).click()
@@ -70,8 +90,9 @@ test('create a Tax Invoice with a taxable and an exempt line, mark it paid by UP
   await expect(details.getByRole('region', { name: 'Invoice lines' })).toContainText(
     'Knee brace (hinged)',
   )
-  await expect(details.getByLabel('Totals')).toContainText('CGST₹87.00')
-  await expect(details.getByLabel('Totals')).toContainText('SGST₹87.00')
+  await expect(details.getByLabel('Totals')).toContainText('Taxable value₹1,450.00')
+  await expect(details.getByLabel('Totals')).toContainText('CGST @ 6%₹87.00')
+  await expect(details.getByLabel('Totals')).toContainText('SGST @ 6%₹87.00')
   await expect(details.getByTestId('amount-in-words')).toContainText('Two Thousand One Hundred')
   await expectNoAxeViolations(page, 'the invoice details dialog')
   await details.getByRole('button', { name: 'Close' }).click()

@@ -2,7 +2,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { AxeBuilder } from '@axe-core/playwright'
-import { expect, type Page, test as base } from '@playwright/test'
+import { expect, type Locator, type Page, test as base } from '@playwright/test'
 import { Secret, TOTP } from 'otpauth'
 
 export const DEMO_PASSWORD = 'arogya-demo-2026'
@@ -240,6 +240,23 @@ export async function expectNoAxeViolations(
   const builder = await axe(page)
   const result = await (strict ? builder.withTags(STRICT_TAGS) : builder).analyze()
   expect(described(result.violations), `axe on ${what}`).toEqual([])
+}
+
+/**
+ * How an element's text lies: on how many lines, and whether it stays inside its parent (a
+ * figure wrapping mid-number, or an email broken letter by letter, shows here).
+ */
+export function textLayout(locator: Locator): Promise<{ lines: number; inside: boolean }> {
+  return locator.evaluate((el) => {
+    const range = document.createRange()
+    range.selectNodeContents(el)
+    const tops = new Set([...range.getClientRects()].map((r) => Math.round(r.top)))
+    const parent = el.parentElement?.getBoundingClientRect()
+    return {
+      lines: tops.size,
+      inside: !parent || range.getBoundingClientRect().right <= parent.right + 0.5,
+    }
+  })
 }
 
 /** The page does not scroll sideways (its content fits the window's width). */

@@ -400,7 +400,20 @@ test('Convert to patient makes the patient once and links to it', async ({ page 
 })
 
 test('welcome card after 2 s and the six-step tour with its flags', async ({ page }) => {
+  // Three page loads, two waits of 2.5 s, an axe pass and every tour step: 30 s on a quiet
+  // machine, past 60 s on a CI core shared with the other lane (timed out there twice).
+  test.setTimeout(120_000)
   await login(page, RECEPTIONIST)
+  // When the card first appears, in ms since the page began loading (a slow load cannot make
+  // it look early: the 2 s start at the earliest when the page mounts).
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.getElementById('welcome-card-title')) {
+        ;(window as unknown as { welcomeAt: number }).welcomeAt = performance.now()
+        observer.disconnect()
+      }
+    }).observe(document, { childList: true, subtree: true })
+  })
   await page.goto('/leads')
   const flags = () =>
     page.evaluate(() => [
@@ -409,8 +422,32 @@ test('welcome card after 2 s and the six-step tour with its flags', async ({ pag
     ])
   const welcome = page.getByRole('region', { name: 'Welcome to Arogya CRM!' })
   await expect(rows(page).first()).toBeVisible()
-  await expect(welcome).toHaveCount(0)
-  await expect(welcome).toBeVisible({ timeout: 4000 })
+  await expect(welcome).toBeVisible()
+  const shownAt = await page.evaluate(() => (window as unknown as { welcomeAt: number }).welcomeAt)
+  expect(shownAt).toBeGreaterThanOrEqual(2000)
+  // It sits in the page, never over the table: every row action in view takes its click
+  // (a floating card covered the Actions column until dismissed). A disabled action (Email for
+  // a lead with no address) takes no clicks by design, so only the enabled ones are asked.
+  await rows(page)
+    .nth(2)
+    .evaluate((row) => window.scrollBy(0, row.getBoundingClientRect().top - 200))
+  const hits = await page.evaluate(() => {
+    const buttons = [
+      ...document.querySelectorAll<HTMLButtonElement>('[data-testid="lead-row"] button'),
+    ]
+    const inView = buttons.filter((b) => {
+      const r = b.getBoundingClientRect()
+      return !b.disabled && r.width > 0 && r.top >= 150 && r.bottom <= innerHeight
+    })
+    const blocked = inView.filter((b) => {
+      const r = b.getBoundingClientRect()
+      const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2)
+      return !hit || !b.contains(hit)
+    })
+    return { checked: inView.length, blocked: blocked.map((b) => b.getAttribute('aria-label')) }
+  })
+  expect(hits.checked).toBeGreaterThan(5)
+  expect(hits.blocked).toEqual([])
   await page.getByRole('button', { name: 'Minimise welcome card' }).click()
   await page.getByRole('button', { name: 'Show welcome' }).click()
   await welcome.getByRole('button', { name: 'Start Tour' }).click()
@@ -487,7 +524,10 @@ test('a viewer reads leads but is offered no way to change them', async ({ page 
   await expect(rows(page).first()).toBeVisible()
   await expect(page.getByRole('button', { name: 'New Lead' })).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Select leads' })).toHaveCount(0)
-  await expect(page.getByRole('button', { name: 'Sync Leads' })).toBeVisible()
+  // Sync Leads only refreshes for a viewer, and says so rather than claiming a sync.
+  await page.getByRole('button', { name: 'Sync Leads' }).click()
+  await expect(page.getByText('List refreshed')).toBeVisible()
+  await expect(page.getByText('Leads synced')).toHaveCount(0)
   const reads: string[] = []
   page.on('request', (r) => {
     if (r.method() !== 'GET') reads.push(`${r.method()} ${new URL(r.url()).pathname}`)

@@ -26,7 +26,7 @@ async function twilioMessages(page: Page): Promise<{ to: string; body: string; f
 test('the Test buttons reach Twilio and SendGrid once Settings connects them', async ({ page }) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   await login(page, ADMIN)
-  await page.goto('/settings')
+  await page.goto('/settings?tab=integrations')
   const headers = origin(page)
   try {
     const sms = page.getByRole('group', { name: 'SMS' })

@@ -11,7 +11,7 @@ test("shows Meta's refusal of the WhatsApp IDs on the field, and the MSG91 opt-o
 }) => {
   await page.setViewportSize({ width: 1280, height: 800 })
   await login(page, ADMIN)
-  await page.goto('/settings')
+  await page.goto('/settings?tab=integrations')
 
   const sms = page.getByRole('group', { name: 'SMS' })
   await sms.getByLabel('SMS provider').selectOption('msg91')

@@ -105,6 +105,20 @@ test('dark mode is remembered and passes axe on the staff screens', async ({ pag
       await expect(page.locator('[aria-busy="true"]')).toHaveCount(0)
       await expectContrastOk(page, `${path} in dark mode`)
     }
+    // The funnel's figures are SVG text, which axe does not check: they must be light on the
+    // dark card (issue 40 item 8: fixed dark colours made them invisible).
+    await page.goto('/dashboard')
+    const label = page.getByRole('img', { name: 'Lead funnel' }).locator('.recharts-label').first()
+    await expect(label).toBeVisible()
+    const lightness = await label.evaluate((el) => {
+      // Painted on a canvas, whatever colour syntax the style resolved to (oklch, rgb).
+      const ctx = document.createElement('canvas').getContext('2d')!
+      ctx.fillStyle = getComputedStyle(el).fill
+      ctx.fillRect(0, 0, 1, 1)
+      const [r, g, b] = ctx.getImageData(0, 0, 1, 1).data
+      return (0.2126 * r! + 0.7152 * g! + 0.0722 * b!) / 255
+    })
+    expect(lightness, 'the funnel figures are light text in dark mode').toBeGreaterThan(0.6)
 
     await page.setViewportSize({ width: 360, height: 740 })
     await page.goto('/settings?tab=appearance')

@@ -35,6 +35,8 @@ function authenticator(secret: string) {
 test('Settings → Security: set up two-factor, change the password, sign in with the new one', async ({
   browser,
 }) => {
+  // Two devices, two sign-ins with codes and a password change: 51 s on a loaded CI core.
+  test.setTimeout(120_000)
   // A second device, signed in first: the password change signs it out.
   const other = await browser.newContext()
   const otherPage = await other.newPage()

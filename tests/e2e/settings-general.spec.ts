@@ -85,6 +85,35 @@ test('an admin changes General, lead management, security and data, saved by one
     await page.setViewportSize({ width: 360, height: 740 })
     await expect(page.getByLabel('GSTIN')).toBeVisible()
     await expectNoSidewaysScroll(page, 'Settings → General at 360 px')
+    // The working-hours times show whole ("09:00 A" was clipped; issue 40 item 8), on a phone
+    // and on a desktop.
+    for (const width of [360, 1280]) {
+      await page.setViewportSize({ width, height: 740 })
+      const times = page.locator('input[type="time"]')
+      await expect(times.first()).toBeVisible()
+      for (const time of await times.all()) {
+        // The width the field takes by itself (its padding and value) against what it got.
+        const { need, have } = await time.evaluate((el) => {
+          const probe = el.cloneNode() as HTMLInputElement
+          probe.value = (el as HTMLInputElement).value
+          for (const [property, value] of Object.entries({
+            position: 'absolute',
+            visibility: 'hidden',
+            width: 'auto',
+            'min-width': '0',
+            'max-width': 'none',
+            flex: 'none',
+          }))
+            probe.style.setProperty(property, value, 'important')
+          el.parentElement?.appendChild(probe)
+          const natural = probe.getBoundingClientRect().width
+          probe.remove()
+          return { need: natural, have: el.getBoundingClientRect().width }
+        })
+        const label = `${await time.getAttribute('aria-label')} at ${width} px`
+        expect(have, label).toBeGreaterThanOrEqual(need - 0.5)
+      }
+    }
   } finally {
     // Leave the demo hospital as the other specs expect it.
     const { general, leadManagement, security, data } = before

@@ -8,11 +8,12 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
 }) => {
   // Smile Dental: the other e2e files leave its Meta connection alone.
   await login(page, 'admin@smiledental.demo')
-  await page.goto('/settings')
+  await page.goto('/settings?tab=integrations')
   await expect(page).toHaveTitle('Settings · Arogya CRM')
   const card = page.getByRole('heading', { name: 'Meta lead ads (Facebook and Instagram)' })
   await expect(card).toBeVisible()
   await expect(page.getByText('Not synced yet')).toBeVisible()
+  await expect(page.getByTestId('sync-ok')).toHaveCount(0)
   await expect(page.getByRole('button', { name: 'Test Connection' })).toBeDisabled()
 
   // Bad input is said next to the field, and nothing is saved.
@@ -115,7 +116,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
   await expect(row).toHaveCount(1)
 
   // A secret can be removed; Sync then says what to set.
-  await page.goto('/settings')
+  await page.goto('/settings?tab=integrations')
   await page.getByRole('button', { name: 'Remove page access token' }).click()
   await expect(page.getByText('Set, ends in Tk42')).toHaveCount(0)
   await expect(page.getByText('Set, ends in S3c9')).toBeVisible()
@@ -127,7 +128,7 @@ test('an admin connects Meta lead ads, tests it, and Sync Leads brings the leads
 
 test('staff other than the admin are told who sets integrations up', async ({ page }) => {
   await login(page, 'receptionist@smiledental.demo')
-  await page.goto('/settings')
+  await page.goto('/settings?tab=integrations')
   await expect(
     page.getByText("Only your hospital's admin can change its integrations."),
   ).toBeVisible()

@@ -33,3 +33,33 @@ test("the app's own Sign Out link signs out at once", async ({ page }) => {
   await expect(page.getByRole('heading', { name: 'Sign out?' })).toHaveCount(0)
   expect(await page.evaluate(() => fetch('/api/auth/user').then((r) => r.status))).toBe(401)
 })
+
+test('signed-out pages ask nobody who is signed in and log no errors; signed in, the app does', async ({
+  page,
+}) => {
+  const asked: string[] = []
+  const errors: string[] = []
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/auth/user') asked.push(page.url())
+  })
+  page.on('console', (m) => {
+    if (m.type() === 'error') errors.push(m.text())
+  })
+  for (const path of ['/', '/pricing', '/add-ons', '/login', '/forgot-password']) {
+    await page.goto(path)
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  }
+  expect(asked).toEqual([])
+  expect(errors).toEqual([])
+  expect(await page.evaluate(() => document.cookie)).not.toContain('arogya.signed_in')
+
+  await login(page, 'receptionist@sanjeevani.demo')
+  expect(asked.length).toBeGreaterThan(0)
+  expect(await page.evaluate(() => document.cookie)).toContain('arogya.signed_in=1')
+  await signOut(page)
+  asked.length = 0
+  await page.goto('/pricing')
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible()
+  expect(asked).toEqual([])
+  expect(errors).toEqual([])
+})

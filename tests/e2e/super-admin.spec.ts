@@ -6,6 +6,7 @@ import {
   readNewestEmail,
   SUPER_ADMIN,
   test,
+  textLayout,
 } from './fixtures'
 
 const SHOTS = 'test-results/e2e/screenshots'
@@ -26,8 +27,13 @@ test('the super admin adds a hospital, activates it and completes an onboarding 
   const figures = page.getByRole('region', { name: 'Platform figures' })
   for (const label of ['Total Hospitals', 'Active Users', 'Monthly Revenue', 'Pending Tasks'])
     await expect(figures.getByText(label)).toBeVisible()
-  // The two demo hospitals: 5 members each at ₹2,400 a month; the others are not active.
-  await expect(figures.getByText('₹24,000.00')).toBeVisible()
+  // The two demo hospitals' 16 active members at ₹2,400 a month; the others are not active.
+  await expect(figures.getByText('₹38,400.00')).toBeVisible()
+  // Each figure reads on one line inside its card ("₹24,000.0|0" wrapped; issue 40 item 8).
+  expect(await textLayout(figures.getByText('₹38,400.00', { exact: true }))).toEqual({
+    lines: 1,
+    inside: true,
+  })
   await expect(
     page.getByRole('list', { name: 'Hospitals' }).getByText('Shree Diagnostics, Ahmedabad'),
   ).toBeVisible()
@@ -54,7 +60,7 @@ test('the super admin adds a hospital, activates it and completes an onboarding 
   await page.getByRole('searchbox', { name: 'Search hospitals' }).fill('lotusclinic')
   const cards = page.getByRole('list', { name: 'Hospitals' }).getByRole('listitem')
   await expect(cards).toHaveCount(1)
-  await expect(cards.first().getByText('Trial')).toBeVisible()
+  await expect(cards.first().getByText('Trial', { exact: true })).toBeVisible()
   await expect(cards.first().getByText('0/5')).toBeVisible()
 
   await page.getByRole('button', { name: 'View Lotus Children’s Clinic, Nashik' }).click()
@@ -100,8 +106,8 @@ test('the super admin adds a hospital, activates it and completes an onboarding 
   // Users: role badges and the Edit dialog.
   await page.getByRole('tab', { name: 'Users' }).click()
   await page.getByRole('searchbox', { name: 'Search users' }).fill('nurse@smiledental')
-  await page.getByRole('button', { name: 'Edit Sunita Pawar (nurse@smiledental.demo)' }).click()
-  const editUser = page.getByRole('dialog', { name: 'Edit Sunita Pawar' })
+  await page.getByRole('button', { name: 'Edit Shwetha Gowda (nurse@smiledental.demo)' }).click()
+  const editUser = page.getByRole('dialog', { name: 'Edit Shwetha Gowda' })
   await editUser.getByLabel('Role').selectOption('receptionist')
   await editUser.getByRole('button', { name: 'Save' }).click()
   await expect(page.getByText('User updated successfully')).toBeVisible()

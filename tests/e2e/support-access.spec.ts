@@ -106,9 +106,14 @@ test('the hospital grants support access, the super admin enters, acts and exits
     await expect(main.getByText(label, { exact: true })).toBeVisible()
   await expect(sa.getByRole('table', { name: 'Users' })).toBeVisible()
   await expectNoAxeViolations(sa, 'the super admin’s Admin page')
+  // Issue 40 item 13: its links lead to the super admin's own dashboard, never a staff screen.
   await expect(sa.getByRole('link', { name: 'Back to Dashboard' })).toHaveAttribute(
     'href',
-    '/dashboard',
+    '/super-admin',
+  )
+  await expect(sa.getByRole('link', { name: 'Open the hospitals' })).toHaveAttribute(
+    'href',
+    '/super-admin',
   )
   await hospitalSide.close()
   await platformSide.close()

@@ -6,6 +6,7 @@ import {
   login,
   readNewestEmail,
   test,
+  textLayout,
 } from './fixtures'
 
 // Issue 27, Admin for a hospital admin: invite a receptionist, who accepts the emailed link in
@@ -92,11 +93,11 @@ test('the plan’s user limit stops invites and activations with a clear message
   await login(page, ADMIN_B)
   await page.goto('/admin')
   const team = api(page)
-  const viewer = page.getByTestId('member-row').filter({ hasText: 'Vikas Rao' })
+  const viewer = page.getByTestId('member-row').filter({ hasText: 'Girish Nayak' })
   // Suspend a member (a seat frees up), then fill every seat with invitations.
-  await viewer.getByRole('button', { name: 'Suspend Vikas Rao' }).click()
+  await viewer.getByRole('button', { name: 'Suspend Girish Nayak' }).click()
   await expect(page.getByText('User status updated successfully')).toBeVisible()
-  await expect(viewer.getByRole('button', { name: 'Activate Vikas Rao' })).toBeVisible()
+  await expect(viewer.getByRole('button', { name: 'Activate Girish Nayak' })).toBeVisible()
   const { usage } = await team.team()
   const free = usage.maxUsers - usage.activeMembers - usage.pendingInvitations
   const invited: string[] = []
@@ -114,13 +115,33 @@ test('the plan’s user limit stops invites and activations with a clear message
   await page.reload()
   await expect(page.getByText(`Your plan allows up to ${usage.maxUsers} users`)).toBeVisible()
   await expect(page.getByRole('button', { name: 'Invite member' })).toBeDisabled()
-  await viewer.getByRole('button', { name: 'Activate Vikas Rao' }).click()
+  await viewer.getByRole('button', { name: 'Activate Girish Nayak' }).click()
   await expect(page.getByText('Failed to update user status')).toBeVisible()
   await expectNoAxeViolations(page, 'Admin (team) at the user limit')
 
   // Revoking an invitation frees a seat: the member can be activated again.
   for (const id of invited) expect((await team.revoke(id)).status()).toBe(204)
   await page.reload()
-  await viewer.getByRole('button', { name: 'Activate Vikas Rao' }).click()
-  await expect(viewer.getByRole('button', { name: 'Suspend Vikas Rao' })).toBeVisible()
+  await viewer.getByRole('button', { name: 'Activate Girish Nayak' }).click()
+  await expect(viewer.getByRole('button', { name: 'Suspend Girish Nayak' })).toBeVisible()
+})
+
+test('at 390 px the invitations and members read in lines, not letter by letter', async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 390, height: 844 })
+  await login(page, ADMIN_B)
+  await page.goto('/admin')
+  const rows = page.getByTestId('invitation-row')
+  await expect(rows.first()).toBeVisible()
+  // Issue 40 item 8: each invitation's email and its "Invited … valid until …" line kept a
+  // sliver of the row and wrapped a letter at a time.
+  for (const row of await rows.all()) {
+    for (const line of await row.locator('p').all()) {
+      const layout = await textLayout(line)
+      expect(layout.lines, await line.innerText()).toBeLessThanOrEqual(3)
+      expect(layout.inside, await line.innerText()).toBe(true)
+    }
+  }
+  await expectNoSidewaysScroll(page, '/admin at 390 px')
 })

@@ -216,13 +216,14 @@ describe('the reminder job', () => {
     const [r] = await remindersOf(t.db, a.id)
     if (!r) throw new Error('no reminder')
     const payload = { reminderId: r.id, dueAt: new Date(r.due_at).toISOString() }
-    // WhatsApp's window is closed and SMS is off by default: the email goes.
+    // No WhatsApp provider is connected: the sandbox stands in for one whose templates are
+    // approved, so the appointment-reminder template goes by WhatsApp although the window is closed.
     const runs = await Promise.all([
       runReminder(t.db, hospitalA, payload),
       runReminder(t.db, hospitalA, payload),
     ])
     expect(runs.filter((x) => x.sent)).toHaveLength(1)
-    expect(runs.find((x) => x.sent)).toMatchObject({ channel: 'email' })
+    expect(runs.find((x) => x.sent)).toMatchObject({ channel: 'whatsapp' })
     expect(await runReminder(t.db, hospitalA, payload)).toEqual({ sent: false, reason: 'sent' })
     const messages = await messagesOf(r.id)
     expect(messages).toHaveLength(1)

@@ -262,6 +262,9 @@ describe('PATCH /api/appointments/:id', () => {
     expect(appointmentOf(await patch(t, receptionist, url, { status: 'confirmed' })).status).toBe(
       'confirmed',
     )
+    // Completed only once it has started (issue 40): move it to an hour ago first.
+    await t.db.execute(sql`update appointments set starts_at = now() - interval '1 hour',
+      ends_at = now() - interval '30 minutes' where id = ${a.id}`)
     expect(appointmentOf(await patch(t, nurse, url, { status: 'completed' })).status).toBe(
       'completed',
     )

@@ -50,9 +50,11 @@ describe('creating invoices: the server computes every amount', () => {
   it('an exempt consultation is a Bill of Supply with no GST', async () => {
     const inv = await createInvoice(t.app, cookies.receptionist!, invoicePayload(patientId))
     expect(inv.kind).toBe('bill_of_supply')
+    // An exempt line is exempt value, never taxable value (issue 40 item 3).
     expect([inv.subtotal, inv.taxableTotal, inv.cgst, inv.sgst, inv.igst, inv.amount]).toEqual([
-      50_000, 50_000, 0, 0, 0, 50_000,
+      50_000, 0, 0, 0, 0, 50_000,
     ])
+    expect(inv.exemptTotal).toBe(50_000)
     expect(inv.status).toBe('pending')
     expect(inv.balance).toBe(50_000)
     expect(inv.amountInWords).toBe('Rupees Five Hundred Only')
@@ -264,8 +266,10 @@ describe('hostile input', () => {
     )
     const [bad] = await queryRows<{ n: number }>(
       t.db,
+      // Taxable value is the taxable lines' value only; exempt lines add to the amount untaxed.
       sql`select count(*)::int as n from invoices i where amount <> taxable_total + cgst + sgst + igst
-            or taxable_total <> (select sum(taxable_value) from invoice_lines l where l.invoice_id = i.id)`,
+              + (select coalesce(sum(taxable_value), 0) from invoice_lines l where l.invoice_id = i.id and l.gst_rate = 0)
+            or taxable_total <> (select coalesce(sum(taxable_value), 0) from invoice_lines l where l.invoice_id = i.id and l.gst_rate > 0)`,
     )
     expect(bad?.n).toBe(0)
   })
@@ -444,7 +448,6 @@ describe('payments and status', () => {
     const url = `/api/invoices/${inv.id}/status`
     for (const body of [
       { status: 'overdue' },
-      { status: 'paid' },
       { status: 'paid', method: 'cheque' },
       { status: 'paid', method: 'cash', amount: 0 },
       { status: 'paid', method: 'cash', extra: 1 },

@@ -57,7 +57,7 @@ import {
   invoices,
   payments,
 } from '../../src/server/db/schema/billing'
-import { invoiceKinds, invoiceStatuses, paymentMethods } from '../../src/shared/billing'
+import { invoiceKinds, invoiceStatuses, recordedPaymentMethods } from '../../src/shared/billing'
 import {
   appointmentSources,
   appointmentStatuses,
@@ -104,7 +104,7 @@ const lists: Record<string, { table: PgTable; values: readonly string[] }> = {
   booking_holds_channel_check: { table: bookingHolds, values: bookingCodeChannels },
   invoices_status_check: { table: invoices, values: invoiceStatuses },
   invoices_kind_check: { table: invoices, values: invoiceKinds },
-  payments_method_check: { table: payments, values: paymentMethods },
+  payments_method_check: { table: payments, values: recordedPaymentMethods },
 }
 /** Constraints that are rules rather than lists. */
 const rules = [

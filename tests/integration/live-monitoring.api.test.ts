@@ -389,7 +389,8 @@ describe('demo seed', () => {
       'patient_added',
       'appointment_scheduled',
     ]) {
-      expect(types[type], type).toBeGreaterThanOrEqual(5)
+      // Patients appear on the days the seed registered them in working hours (issue 40).
+      expect(types[type], type).toBeGreaterThanOrEqual(type === 'patient_added' ? 4 : 5)
     }
     const ours = overviewResponse.parse((await get(admin, '/api/live-monitoring/overview')).json())
     expect(ours.ongoingCalls).toBeGreaterThanOrEqual(1)

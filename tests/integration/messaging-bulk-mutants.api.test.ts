@@ -401,6 +401,8 @@ describe('bulk send: the rules', () => {
       approvalStatus: 'pending',
       providerTemplateName: 'hello',
     })
+    // A connected provider's own approval counts (on the sandbox every template is approved).
+    await setProvider(t.db, h, 'whatsapp', 'meta')
     const preview = bulkPreview.parse(
       (
         await bulk(
@@ -409,6 +411,7 @@ describe('bulk send: the rules', () => {
         )
       ).json(),
     )
+    await setProvider(t.db, h, 'whatsapp', 'sandbox')
     expect(preview).toMatchObject({ total: 3, recipients: 1, skipped: { outside_window: 2 } })
     const approved = await addTemplate(t.db, h, {
       channel: 'whatsapp',

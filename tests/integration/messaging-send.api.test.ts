@@ -180,11 +180,17 @@ describe('POST /api/communications: a real send', () => {
       approvalStatus: 'pending',
       providerTemplateName: 'hello',
     })
-    expectError(
-      await send({ leadId: target.id, type: 'whatsapp', content: 'Hello', templateId: pending }),
-      409,
-      'OUTSIDE_WINDOW',
-    )
+    // A connected provider's own approval counts (on the sandbox every template is approved).
+    await setProvider(t.db, h, 'whatsapp', 'meta')
+    try {
+      expectError(
+        await send({ leadId: target.id, type: 'whatsapp', content: 'Hello', templateId: pending }),
+        409,
+        'OUTSIDE_WINDOW',
+      )
+    } finally {
+      await setProvider(t.db, h, 'whatsapp', 'sandbox')
+    }
     const res = await send({
       leadId: target.id,
       type: 'whatsapp',

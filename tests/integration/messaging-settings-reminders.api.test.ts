@@ -9,6 +9,7 @@ import {
 import { expectError, issuePaths } from '../support/http'
 import { login } from '../support/login'
 import { metaCall } from '../support/meta'
+import { setProvider } from '../support/messaging-send'
 import {
   createTestApp,
   demoEmail,
@@ -232,10 +233,13 @@ describe('reminders', () => {
 
   it("Send Now on a lead follow-up uses the follow-up template on the lead's best channel", async () => {
     expectError(await call(adminB, 'POST', `/api/reminders/follow-up:${leadId}/send`), 404)
+    // With a connected WhatsApp provider (on the sandbox every template is approved, so
+    // WhatsApp would go): no reply and no approved template; SMS is off: email.
+    await setProvider(t.db, hospitalA, 'whatsapp', 'meta')
     const res = await call(receptionist, 'POST', `/api/reminders/follow-up:${leadId}/send`)
+    await setProvider(t.db, hospitalA, 'whatsapp', 'sandbox')
     expect(res.statusCode, res.body).toBe(202)
     const sent = reminderSent.parse(res.json())
-    // No WhatsApp reply and no approved template; SMS is off: email.
     expect(sent.channel).toBe('email')
     const [comm] = await queryRows<{ content: string; lead_id: string; template: string }>(
       t.db,

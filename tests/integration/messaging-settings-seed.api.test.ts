@@ -39,7 +39,8 @@ describe('messaging demo seed', () => {
     it(`gives ${hospital} templates, settings, consents, reminders and messages of every outcome`, async () => {
       const id = await hospitalIdOf(t.db, hospital)
       const [c] = await counts(id)
-      expect(c).toMatchObject({ templates: 9, settings: 1, reminders: 4 })
+      // Payment reminders by email (appointment ones come with the appointments demo).
+      expect(c).toMatchObject({ templates: 9, settings: 1, reminders: 2 })
       expect(c?.consents).toBeGreaterThanOrEqual(4)
       const messages = await queryRows<{
         direction: string
@@ -48,10 +49,11 @@ describe('messaging demo seed', () => {
         sandbox: boolean
         read_at: string | null
         type: string
+        provider_message_id: string | null
       }>(
         t.db,
-        sql`select direction, status, failure_reason, sandbox, read_at, type from communications
-            where hospital_id = ${id} and provider is not null`,
+        sql`select direction, status, failure_reason, sandbox, read_at, type, provider_message_id
+            from communications where hospital_id = ${id} and provider is not null`,
       )
       const out = messages.filter((m) => m.direction === 'outbound')
       expect(new Set(out.map((m) => m.status))).toEqual(
@@ -63,7 +65,9 @@ describe('messaging demo seed', () => {
       expect(messages.every((m) => m.sandbox)).toBe(true)
       const inbound = messages.filter((m) => m.direction === 'inbound')
       expect(inbound.every((m) => m.type === 'whatsapp' && m.status === 'received')).toBe(true)
-      expect(inbound.filter((m) => m.read_at === null)).toHaveLength(2)
+      // The messaging demo's own replies (beside the lead histories' ones): two unread.
+      const own = inbound.filter((m) => m.provider_message_id?.startsWith('sbx_demo_in_'))
+      expect(own.filter((m) => m.read_at === null)).toHaveLength(2)
       const [optOut] = await queryRows<{ n: number }>(
         t.db,
         sql`select count(*)::int as n from consent_records where hospital_id = ${id} and action = 'opt_out'`,
@@ -77,7 +81,7 @@ describe('messaging demo seed', () => {
     const page = remindersPage.parse(
       (await metaCall(t.app, cookie, 'GET', '/api/reminders?limit=100')).json(),
     )
-    // The messaging demo's own four, beside the appointments demo's reminders for visits ahead.
+    // The messaging demo's own payment reminders, beside the appointments demo's reminders for visits ahead.
     const listed = page.data.filter((r) => r.type === 'appointment' || r.type === 'payment')
     expect(listed.length).toBeGreaterThanOrEqual(4)
     expect(listed.filter((r) => r.type === 'payment').length).toBeGreaterThan(0)

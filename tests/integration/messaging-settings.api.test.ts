@@ -103,6 +103,7 @@ describe('messaging connections', () => {
       twilioInbound: `http://localhost/api/webhooks/twilio/${b}/inbound`,
       whatsapp: 'http://localhost/api/webhooks/whatsapp',
       sendgrid: `http://localhost/api/webhooks/sendgrid/${b}`,
+      metaLeads: 'http://localhost/api/webhooks/meta',
     })
   })
 

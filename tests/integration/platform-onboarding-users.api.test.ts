@@ -179,7 +179,7 @@ describe('users', () => {
       await call('GET', `/api/admin/users?hospitalId=${await hospitalIdOf(t.db, 'smiledental')}`)
     ).json<PlatformUserList>()
     expect(byHospital.items.map((u) => u.email).sort()).toEqual(
-      ['admin', 'doctor', 'nurse', 'receptionist', 'viewer']
+      ['admin', 'doctor', 'meera.iyengar', 'nurse', 'receptionist', 'viewer']
         .map((r) => `${r}@smiledental.demo`)
         .sort(),
     )
@@ -257,9 +257,9 @@ describe('users', () => {
     )
     expectError(await call('PATCH', '/api/admin/users/no-such-user', { isActive: false }), 404)
 
-    // Seats: Smile Dental at its limit of 5 cannot activate a sixth member.
+    // Seats: Smile Dental (6 demo staff) at its limit of 6 cannot activate a seventh member.
     const smile = await hospitalIdOf(t.db, 'smiledental')
-    expect((await call('PATCH', `/api/admin/hospitals/${smile}`, { maxUsers: 5 })).statusCode).toBe(
+    expect((await call('PATCH', `/api/admin/hospitals/${smile}`, { maxUsers: 6 })).statusCode).toBe(
       200,
     )
     await call('PATCH', `/api/admin/users/${viewer}`, { isActive: false })
@@ -271,7 +271,7 @@ describe('users', () => {
       409,
       'CONFLICT',
     )
-    expect(seat.message).toMatch(/5 active users/)
+    expect(seat.message).toMatch(/6 active users/)
     const [row] = await queryRows<{ is_active: boolean }>(
       t.db,
       sql`select is_active from users where id = ${viewer}`,

@@ -259,8 +259,8 @@ describe('hospitals', () => {
     expect(active.items.map((h) => h.id)).toContain(await hospitalIdOf(t.db, 'sanjeevani'))
     const sanjeevani = active.items.find((h) => h.email === 'contact@sanjeevani.demo')
     expect(sanjeevani).toMatchObject({
-      currentUsers: 5,
-      monthlyRevenue: 5 * sanjeevani!.pricePerUser,
+      currentUsers: 10,
+      monthlyRevenue: 10 * sanjeevani!.pricePerUser,
     })
     expect((await list('?status=all')).total).toBe((await list('')).total)
     expectError(await call(sa, 'GET', '/api/admin/hospitals?status=gone'), 400, 'VALIDATION')

@@ -38,6 +38,9 @@ const PUBLIC_ROUTES = [
   'GET /api/webhooks/whatsapp',
   'POST /api/webhooks/whatsapp',
   'POST /api/webhooks/sendgrid/:hospitalId',
+  // Voice providers' callbacks (issue 41): Exotel by the hospital's callback token, Twilio signed.
+  'POST /api/webhooks/exotel/:hospitalId/status',
+  'POST /api/webhooks/twilio/:hospitalId/voice',
   // The public booking page (issue 26): limits per mobile and per IP, codes hashed.
   'GET /api/public/booking/:slug',
   'GET /api/public/booking/:slug/slots',
@@ -46,6 +49,9 @@ const PUBLIC_ROUTES = [
   // The team invitation page (issue 27): 256-bit single-use tokens, hashed; rate-limited per IP.
   'POST /api/public/invitations/lookup',
   'POST /api/public/invitations/accept',
+  // Password reset (issue 40, item 7): one answer for every address; limits per address and IP.
+  'POST /api/public/password-reset/request',
+  'POST /api/public/password-reset/confirm',
 ]
 
 let database: TestDatabase

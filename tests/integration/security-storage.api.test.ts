@@ -78,7 +78,8 @@ describe('the data directory', () => {
       process.umask(previous)
       rmSync(parent, { recursive: true, force: true })
     }
-  })
+    // A new embedded database (its initdb) took past 30 s once on a loaded machine.
+  }, 90_000)
 
   it('refuses to start, with the fix in the message, when the directory or the secret is open to others', () => {
     const parent = mkdtempSync(join(tmpdir(), 'arogya-data-'))

@@ -15,7 +15,7 @@ describe('health endpoints', () => {
     try {
       const health = await t.app.inject({ method: 'GET', url: '/healthz' })
       expect(health.statusCode).toBe(200)
-      expect(health.json()).toEqual({ status: 'ok' })
+      expect(health.json()).toEqual({ status: 'ok', version: expect.any(String) })
       const ready = await t.app.inject({ method: 'GET', url: '/readyz' })
       expect(ready.statusCode).toBe(200)
       expect(ready.json()).toMatchObject({ status: 'ready', database: 'ok' })

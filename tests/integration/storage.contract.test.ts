@@ -178,8 +178,13 @@ describe.each([fsDriver, s3Driver])('ObjectStorage contract: $name', (driver) =>
     for (const [i, d] of datas.entries()) {
       expect(sha(await buffer(await storage.get(keys[i]!)))).toBe(sha(d))
     }
-    const got = sha(await buffer(await storage.get(same)))
-    expect(datas.map(sha)).toContain(got)
+    // The whole of one of them, never a mix. Not asked of s3rver: it writes an object's file as
+    // the body arrives, so two PUTs to one key can interleave there (and did, once in a loaded CI
+    // run); S3 itself replaces an object whole, and the filesystem driver renames into place.
+    if (driver.name !== 's3') {
+      const got = sha(await buffer(await storage.get(same)))
+      expect(datas.map(sha)).toContain(got)
+    }
     await Promise.all([...keys, same].map((k) => storage.delete(k)))
   })
 

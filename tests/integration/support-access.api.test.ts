@@ -79,7 +79,9 @@ describe('granting support access', () => {
     expect(issuePaths(await grant(admin, 1.5))).toEqual(['hours'])
     expect(issuePaths(await grant(admin, 2, '  '))).toEqual(['reason'])
     expect(
-      issuePaths(await call(admin, 'POST', '/api/support-access', { hours: 2, reason: 'ok', x: 1 })),
+      issuePaths(
+        await call(admin, 'POST', '/api/support-access', { hours: 2, reason: 'ok', x: 1 }),
+      ),
     ).toContain('')
     const rows = await queryRows(t.db, sql`select id from support_access_grants`)
     expect(rows).toEqual([])
@@ -133,7 +135,12 @@ describe('a super admin inside a hospital', () => {
     expect(me.supportVisit?.hospitalName).toBe(me.hospitalName)
 
     expect((await call(sa, 'GET', '/api/patients')).statusCode).toBe(200)
-    const created = await call(sa, 'POST', '/api/patients/manual', newPatient('Support Created Patient'))
+    const created = await call(
+      sa,
+      'POST',
+      '/api/patients/manual',
+      newPatient('Support Created Patient'),
+    )
     expect(created.statusCode, created.body).toBe(201)
     const id = created.json<{ id: string }>().id
     const [row] = await queryRows<{ actor_user_id: string; impersonator_user_id: string }>(

@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm'
+import { demoStaff } from '../../src/server/db/seed/demo-staff'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import {
   LAST_ADMIN_MESSAGE,
@@ -51,11 +52,9 @@ const memberOf = async (cookie: string, email: string): Promise<TeamMember> => {
 describe('GET /api/team', () => {
   it('lists the hospital’s own members, its seeded invitations and the seats in use', async () => {
     const team = teamOf(await api.list(admin))
-    expect(team.members.map((m) => m.email).sort()).toEqual(
-      ['admin', 'doctor', 'nurse', 'receptionist', 'viewer']
-        .map((r) => demoEmail(r as 'admin'))
-        .sort(),
-    )
+    // One account per role and the specialists (issue 40: a doctor per specialty).
+    const staff = (demoStaff.sanjeevani ?? []).map((m) => `${m.local}@sanjeevani.demo`)
+    expect(team.members.map((m) => m.email).sort()).toEqual(staff.sort())
     const self = team.members.find((m) => m.isYou)
     expect(self).toMatchObject({ email: demoEmail('admin'), role: 'admin', status: 'active' })
     expect(self?.lastSignInAt).not.toBeNull()
@@ -63,7 +62,11 @@ describe('GET /api/team', () => {
       'Dr. Kavita Deshmukh',
       'Rohan Jadhav',
     ])
-    expect(team.usage).toEqual({ maxUsers: 50, activeMembers: 5, pendingInvitations: 2 })
+    expect(team.usage).toEqual({
+      maxUsers: 50,
+      activeMembers: staff.length,
+      pendingInvitations: 2,
+    })
   })
 
   it('is for admins only: other roles 403, a platform account 403, signed out 401', async () => {
@@ -136,7 +139,9 @@ describe('suspension', () => {
     const refused = await signIn(t.app, email)
     expect(refused.statusCode).toBe(403)
     expect(refused.json<{ message: string }>().message).toMatch(/suspended/i)
-    expect(teamOf(await api.list(admin)).usage.activeMembers).toBe(4)
+    expect(teamOf(await api.list(admin)).usage.activeMembers).toBe(
+      (demoStaff.sanjeevani ?? []).length - 1,
+    )
 
     expect((await api.update(admin, id, { status: 'active' })).statusCode).toBe(200)
     expect((await signIn(t.app, email)).statusCode).toBe(200)

@@ -1,9 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query'
 import { can, type Permission } from '@/shared/permissions'
 import type { CurrentUser } from '@/shared/schemas/auth'
+import { hasSignedInHint } from '@/shared/signed-in-hint'
 import { ApiError, api } from '@/client/lib/api-client'
 
+/** Who is signed in: null, without a request, when this browser holds no session cookie. */
 export async function getUser(): Promise<CurrentUser | null> {
+  if (!hasSignedInHint(document.cookie)) return null
   try {
     return await api.get<CurrentUser>('/api/auth/user')
   } catch (error) {

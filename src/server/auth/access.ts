@@ -84,7 +84,7 @@ export interface SessionDeps {
 const cookieNames = new WeakMap<Auth, Promise<string>>()
 
 /** better-auth's session cookie name (with its prefix, and __Secure- on HTTPS). */
-function sessionCookieName(auth: Auth): Promise<string> {
+export function sessionCookieName(auth: Auth): Promise<string> {
   let name = cookieNames.get(auth)
   if (!name) {
     name = auth.$context.then((ctx) => ctx.authCookies.sessionToken.name)

@@ -19,6 +19,8 @@ import type { Mailer } from '../integrations/email/mailer'
 import { MAX_HOSPITAL_SESSION_HOURS, securityFor } from './hospital-policy'
 import { initialExpiry, type SessionPolicy } from './session-policy'
 import { verificationEmail } from './verification-email'
+import { sendPasswordResetLink } from './password-reset-link'
+import { RESET_LINK_MINUTES } from '../../shared/schemas/password-reset'
 
 export interface AuthOptions {
   db: AppDb
@@ -111,6 +113,18 @@ export function createAuth(options: AuthOptions) {
       // administrators; better-auth's own sign-up is off even if a path reached it.
       disableSignUp: true,
       requireEmailVerification: true,
+      // Password reset (issue 40, item 7; modules/password-reset): better-auth's own tokens,
+      // single use, valid 30 minutes; the link is our /reset-password page (password-reset-link.ts).
+      // A reset ends every session of the account; two-factor stays on.
+      resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      revokeSessionsOnPasswordReset: true,
+      sendResetPassword: async ({ user: to, token }, request) => {
+        await sendPasswordResetLink(
+          { db, mailer: options.mailer, baseURL: options.baseURL, log: options.log },
+          { user: to, token },
+          request,
+        )
+      },
     },
     emailVerification: {
       expiresIn: VERIFICATION_HOURS * 3600,
@@ -147,6 +161,9 @@ export function createAuth(options: AuthOptions) {
         // Sign-in has its own throttle in PostgreSQL (sign-in-throttle.ts), which never
         // counts successes; a per-IP cap here would hold up a clinic behind one address.
         '/sign-in/email': false,
+        // Password reset requests have their own limits per address and per IP in PostgreSQL
+        // (modules/password-reset); better-auth's 3 a minute per IP would hold up a clinic.
+        '/request-password-reset': false,
         '/two-factor/verify-totp': { window: 60, max: 10 },
       },
     },

@@ -16,7 +16,7 @@ export const AUTH_BASE = '/api/auth'
 /**
  * The only better-auth endpoints that reach its handler. Everything else under /api/auth
  * (sign-up, impersonation, set-role, user creation and deletion, social sign-in, password
- * reset until mail templates for it exist, ...) answers 404 without better-auth seeing it.
+ * reset, which only modules/password-reset calls, ...) answers 404 without better-auth seeing it.
  * Sign-in itself has its own throttled route (modules/session/sign-in.routes.ts).
  */
 export const authEndpoints: readonly AuthEndpoint[] = [

@@ -186,11 +186,7 @@ describe('redirect parameters', () => {
 describe('callAuthAt', () => {
   it('sends the body as JSON with redirects held, and the URL from our own view', async () => {
     const { auth, seen } = fakeAuth(() => Response.json({ status: true }))
-    const req = await requestWith(
-      { host: 'crm.example.in', cookie: 'c=1' },
-      '/api/auth/x',
-      'POST',
-    )
+    const req = await requestWith({ host: 'crm.example.in', cookie: 'c=1' }, '/api/auth/x', 'POST')
     const res = await callAuthAt(auth, req, {
       method: 'POST',
       pathAndQuery: '/api/auth/change-password?callbackURL=https%3A%2F%2Fevil.example',

@@ -15,6 +15,7 @@ import * as audit from './schema/audit'
 import * as auth from './schema/auth'
 import * as backups from './schema/backups'
 import * as billing from './schema/billing'
+import * as calls from './schema/calls'
 import * as campaigns from './schema/campaigns'
 import * as demoRequests from './schema/demo-requests'
 import * as erasure from './schema/erasure'
@@ -63,6 +64,7 @@ export const schema = {
   ...liveMonitoring,
   ...backups,
   ...erasure,
+  ...calls,
 }
 export type Schema = typeof schema
 export type AppDb = PgDatabase<PgQueryResultHKT, Schema>

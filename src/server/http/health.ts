@@ -5,6 +5,7 @@ import type { AppDb } from '../db/client'
 import { appliedMigrationMillis, latestMigrationMillis } from '../db/migrate'
 import type { ListenState } from '../db/notify'
 import { DATABASE_UNAVAILABLE_MESSAGE } from '../db/unavailable'
+import { APP_VERSION } from '../../shared/version'
 
 /** How long /readyz waits for the database before calling it unavailable. */
 export const READY_TIMEOUT_MS = 2000
@@ -36,7 +37,8 @@ export interface HealthDeps {
 }
 
 /**
- * For load balancers and orchestrators. /healthz: the process is alive and serving.
+ * For load balancers and orchestrators. /healthz: the process is alive and serving, and its
+ * version (package.json).
  * /readyz: it should get traffic: the database answers, it has every migration this build
  * knows (a newer build may have applied more: still ready), and it is not shutting down.
  * Answers within READY_TIMEOUT_MS; while the database (or PgBouncer) is away it answers 503
@@ -75,7 +77,7 @@ export function healthRoutes(
   }
 
   app.get('/healthz', { config: publicRoute }, async (_req, reply) =>
-    reply.headers(noStore).send({ status: 'ok' }),
+    reply.headers(noStore).send({ status: 'ok', version: APP_VERSION }),
   )
 
   app.get('/readyz', { config: publicRoute }, async (req, reply) => {

@@ -1,5 +1,10 @@
 import type { Writable } from 'node:stream'
-import type { FastifyServerOptions } from 'fastify'
+import {
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+  LogController,
+} from 'fastify'
 import { AppError } from './app-error'
 
 /**
@@ -218,5 +223,28 @@ export function loggerOptions(
       // pino's type wants {type, message, stack}; a database error deliberately has no message.
       err: ((error: unknown) => safeError(error) ?? { type: 'unknown' }) as never,
     },
+  }
+}
+
+/**
+ * One line per request at info (issue 40 item 18): Fastify's "incoming request" goes to debug,
+ * and its "request completed" line, written when the answer has gone, carries the method, the
+ * path (no query), the status and the time taken. Error logs stay as Fastify writes them.
+ */
+export class OneLinePerRequest extends LogController {
+  override incomingRequest(request: FastifyRequest): void {
+    if (this.isLogDisabled(request)) return
+    request.log.debug({ req: request }, 'incoming request')
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.isLogDisabled(request)) return
+    const line = { req: request, res: reply, responseTime: reply.elapsedTime }
+    if (error) reply.log.error({ ...line, err: error }, 'request errored')
+    else reply.log.info(line, 'request completed')
   }
 }

@@ -1,6 +1,7 @@
 import type { GraphConfig } from '../integrations/meta/graph'
 import { registerBackupSchedules } from '../modules/backups/backups.routes'
 import { registerAppointmentJobs } from '../modules/appointments/reminder-job'
+import { registerCallJobs } from '../modules/calls/call-jobs'
 import {
   OVERDUE_JOB,
   OVERDUE_SWEEP_JOB,
@@ -13,6 +14,7 @@ import { registerLeadImportJob } from '../modules/leads/import.routes'
 import { IMPORT_FILES_PRUNE_JOB, pruneImportFilesJob } from '../modules/leads/leads.import-prune'
 import { registerMessagingJobs, type MessagingJobOptions } from '../modules/messaging/send-job'
 import { registerMetaJobs } from '../modules/meta/meta-jobs'
+import { registerVoiceWebhookSchedules } from '../modules/voice-webhooks/voice-webhook-jobs'
 import { registerHandler } from './registry'
 import { schedule } from './schedule'
 import { pruneFinished } from './store'
@@ -39,6 +41,10 @@ export function registerAllJobs(options: {
   registerDataExportJob()
   // Appointment reminders (issue 26; idempotent: buildApp registers them too).
   registerAppointmentJobs()
+  // Voice calls: the sandbox's simulated progress, unplaced calls settled (issue 41; idempotent).
+  registerCallJobs()
+  // Voice callbacks confirmed with the provider, and lost callbacks reconciled (issue 41).
+  registerVoiceWebhookSchedules()
   // Backups: runs, restores, the minute tick that starts due configurations, retention (issue 29).
   registerBackupSchedules()
   if (registered) return

@@ -138,9 +138,26 @@ const instant = (label: string) =>
       message: `${label} must be an ISO date and time`,
     })
 
-/** GET /api/appointments query. Filters combine; unknown keys are refused. */
+/** GET /api/appointments?when=: today and later (soonest first) or before today (latest first). */
+export const appointmentListWhens = ['upcoming', 'past'] as const
+export type AppointmentListWhen = (typeof appointmentListWhens)[number]
+/** Cards per page of the Appointments list. */
+export const APPOINTMENTS_PAGE_SIZE = 20
+
+/**
+ * GET /api/appointments query. Filters combine; unknown keys are refused. Without `when` and
+ * `page` the answer is the spec's: an array by start, at most `limit`. With either, it is one
+ * page (`limit` rows after (page - 1) * limit) and the x-total-count header counts all matches.
+ */
 export const listAppointmentsQuery = z
   .strictObject({
+    when: z.enum(appointmentListWhens, { message: 'when must be upcoming or past' }).optional(),
+    page: z.coerce
+      .number({ message: 'page must be a number' })
+      .int({ message: 'page must be a whole number' })
+      .min(1, { message: 'page must be at least 1' })
+      .max(10_000, { message: 'page must be at most 10000' })
+      .optional(),
     date: isoDate.optional(),
     status: z
       .enum(appointmentStatuses, {
@@ -170,6 +187,27 @@ export const listAppointmentsQuery = z
       })
   })
 export type ListAppointmentsQuery = z.input<typeof listAppointmentsQuery>
+
+/** GET /api/appointments/availability: a doctor's taken times on a day (the time list). */
+export const appointmentAvailabilityQuery = z.strictObject({
+  doctorId: z.uuid({ message: 'doctorId must be a valid id' }),
+  date: isoDate,
+  /** The appointment being edited: its own time is not taken. */
+  exceptId: z.uuid({ message: 'exceptId must be a valid id' }).optional(),
+})
+export type AppointmentAvailabilityQuery = z.input<typeof appointmentAvailabilityQuery>
+
+/**
+ * Times the doctor is taken on the day (hospital zone) as ISO instants: every appointment but a
+ * cancelled one (a completed one keeps its slot), and the booking page's live holds.
+ */
+export const appointmentAvailability = z.object({
+  date: z.string(),
+  busy: z.array(
+    z.object({ startsAt: z.string(), endsAt: z.string(), kind: z.enum(['appointment', 'hold']) }),
+  ),
+})
+export type AppointmentAvailability = z.infer<typeof appointmentAvailability>
 
 /** The spec's error codes. */
 export const APPOINTMENT_CLASH = 'APPOINTMENT_CLASH'

@@ -5,7 +5,7 @@ import {
   invoiceStatuses,
   MAX_LINE_PRICE_PAISE,
   MAX_LINE_QUANTITY,
-  paymentMethods,
+  recordedPaymentMethods,
 } from '../billing'
 import { isoDate, optionalText, paginationQuery } from './common'
 
@@ -95,11 +95,18 @@ export const createInvoiceInput = z.strictObject({
 export type CreateInvoiceInput = z.input<typeof createInvoiceInput>
 export type CreateInvoiceData = z.output<typeof createInvoiceInput>
 
+const methodMessage = 'Method must be cash, upi, card, bank_transfer, insurance or unspecified'
+
+/**
+ * Mark Paid. The spec's own body is `{ "status": "paid" }` alone: it records a payment of the
+ * balance with the method 'unspecified'.
+ */
 export const markPaidInput = z.strictObject({
   status: z.literal('paid'),
-  method: z.enum(paymentMethods, {
-    message: 'Method must be cash, upi, card, bank_transfer or insurance',
-  }),
+  method: z
+    .enum(recordedPaymentMethods, { message: methodMessage })
+    .optional()
+    .default('unspecified'),
   reference: optionalText(100),
   /** Paise; default the balance. Less than the balance is a partial payment. */
   amount: z
@@ -190,7 +197,7 @@ export type InvoiceLine = z.infer<typeof invoiceLine>
 export const payment = z.object({
   id: z.string(),
   amount: z.number(),
-  method: z.enum(paymentMethods),
+  method: z.enum(recordedPaymentMethods),
   reference: z.string().nullable(),
   paidAt: z.string(),
 })
@@ -208,7 +215,9 @@ export const invoiceDetail = invoice.extend({
   lines: invoiceLine.array(),
   subtotal: z.number(),
   discountTotal: z.number(),
+  /** The value of the taxable lines (GST rate above 0); exempt lines are `exemptTotal`. */
   taxableTotal: z.number(),
+  exemptTotal: z.number(),
   cgst: z.number(),
   sgst: z.number(),
   igst: z.number(),
@@ -217,6 +226,8 @@ export const invoiceDetail = invoice.extend({
   payments: payment.array(),
   notes: z.string().nullable(),
   patientStateCode: z.string().nullable(),
+  /** The patient's address on record (null once erased or never given). */
+  patientAddress: z.string().nullable(),
   hospital: invoiceHospital,
 })
 export type InvoiceDetail = z.infer<typeof invoiceDetail>

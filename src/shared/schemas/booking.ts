@@ -137,5 +137,9 @@ export const bookingConfirmation = z.object({
   timeLabel: z.string(),
   timeZone: z.string(),
   status: z.literal('scheduled'),
+  /** The clinic's phone (E.164) for changes, or null when the clinic has not given one. */
+  clinicPhone: z.string().nullable(),
+  /** Whether a confirmation message was queued to the visitor's number (issue 40, item 10). */
+  confirmationSent: z.boolean(),
 })
 export type BookingConfirmation = z.infer<typeof bookingConfirmation>

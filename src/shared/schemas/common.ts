@@ -46,7 +46,6 @@ export const paginationQuery = {
   cursor: z.string().max(500, { message: 'cursor is too long' }).optional(),
 }
 
-
 /** An optional email: trimmed, lower-cased, '' becomes null. */
 export const optionalEmail = z
   .string({ message: 'Must be text' })

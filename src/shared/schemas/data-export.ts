@@ -38,9 +38,13 @@ export interface ExportStatus {
   createdAt: string
 }
 
-/** The download's file name: arogya-export-2026-11-27.zip, arogya-patients-fhir-….ndjson. */
-export function exportFileName(kind: ExportKind, date: Date): string {
-  const day = date.toISOString().slice(0, 10)
+/**
+ * The download's file name: arogya-export-2026-11-27.zip, arogya-patients-fhir-….ndjson, dated
+ * by the hospital's calendar (an export at 01:00 IST is that day's, not the day before in UTC).
+ */
+export function exportFileName(kind: ExportKind, date: Date, timeZone = 'Asia/Kolkata'): string {
+  // en-CA writes dates as yyyy-mm-dd.
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone, dateStyle: 'short' }).format(date)
   if (kind === 'fhir') return `arogya-patients-fhir-${day}.ndjson`
   return `arogya-${kind === 'backup' ? 'backup' : 'export'}-${day}.zip`
 }

@@ -248,6 +248,8 @@ export const messagingSettingsView = z.object({
     twilioInbound: z.string(),
     whatsapp: z.string(),
     sendgrid: z.string(),
+    /** Meta lead ads (Settings → Integrations, Meta card): the same origin as the others. */
+    metaLeads: z.string(),
   }),
 })
 export type MessagingSettingsView = z.infer<typeof messagingSettingsView>

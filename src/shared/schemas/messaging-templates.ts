@@ -21,6 +21,11 @@ export const messageTemplate = z.object({
   variables: z.array(z.string()),
   dltTemplateId: z.string().nullable(),
   approvalStatus: z.enum(templateApprovalStatuses),
+  /**
+   * Approved by the sandbox (no WhatsApp provider connected): it stands in for a provider whose
+   * templates are all approved, shown with a Sandbox label; connect a provider to submit it.
+   */
+  sandbox: z.boolean(),
   updatedAt: z.string(),
 })
 export type MessageTemplate = z.infer<typeof messageTemplate>

@@ -5,11 +5,12 @@ import { Button } from '@/client/components/ui/button'
 import { DateField } from '@/client/components/ui/date-field'
 import { Dialog } from '@/client/components/ui/dialog'
 import { Field } from '@/client/components/ui/field'
-import { Input, NativeSelect, Textarea } from '@/client/components/ui/input'
+import { NativeSelect, Textarea } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import type { Appointment } from '@/shared/schemas/appointments'
 import { appointmentDurations } from '@/shared/scheduling'
+import { useDoctorAvailability } from './api/get-availability'
 import { useDoctors } from './api/get-doctors'
 import { useHospitalSchedule } from './api/get-hospital-schedule'
 import { useBookableServices } from './api/get-services'
@@ -27,9 +28,11 @@ import {
   formatClock,
   hoursOn,
   startTimes,
+  takenStartTimes,
   type WallClock,
 } from './appointment-time'
 import { PatientPicker, type PickedPatient } from './patient-picker'
+import { ServiceTypeField } from './service-type-field'
 
 /** What the dialog opens for: a new booking (maybe prefilled) or an existing appointment. */
 export type AppointmentDialogTarget =
@@ -92,6 +95,14 @@ function AppointmentForm({
   })
   const date = useWatch({ control: form.control, name: 'date' })
   const time = useWatch({ control: form.control, name: 'time' })
+  const doctorId = useWatch({ control: form.control, name: 'doctorId' })
+  const duration = Number(useWatch({ control: form.control, name: 'durationMinutes' })) || 15
+  // The doctor's taken times that day: the time list marks them before submit (issue 40).
+  const availability = useDoctorAvailability({ doctorId, date, exceptId: editing?.id })
+  const times = startTimes(workingHours, 15, time || undefined)
+  const taken = availability.data
+    ? takenStartTimes(times, date, duration, availability.data.busy, timeZone)
+    : new Set<string>()
   const closedDay =
     /^\d{4}-\d{2}-\d{2}$/.test(date) &&
     hoursOn(workingHours, new Date(`${date}T12:00:00Z`).getUTCDay()) === null
@@ -186,25 +197,27 @@ function AppointmentForm({
           error={errors.serviceType?.message}
           hint="Pick from the catalogue or type your own."
         >
-          <Input
-            {...form.register('serviceType', {
-              onChange: (e: { target: { value: string } }) => {
-                const service = matchService(services.data ?? [], e.target.value)
-                const minutes = String(service?.durationMinutes ?? '')
-                if ((appointmentDurations.map(String) as string[]).includes(minutes))
-                  form.setValue('durationMinutes', minutes)
-              },
-            })}
-            {...a11y('serviceType')}
-            list="appointment-services"
-            autoComplete="off"
-            maxLength={120}
+          <Controller
+            control={form.control}
+            name="serviceType"
+            render={({ field }) => (
+              <ServiceTypeField
+                id="appointment-serviceType"
+                value={field.value}
+                onChange={(text) => {
+                  field.onChange(text)
+                  const service = matchService(services.data ?? [], text)
+                  const minutes = String(service?.durationMinutes ?? '')
+                  if ((appointmentDurations.map(String) as string[]).includes(minutes))
+                    form.setValue('durationMinutes', minutes)
+                }}
+                onBlur={field.onBlur}
+                suggestions={services.data?.map((s) => s.name) ?? []}
+                invalid={Boolean(errors.serviceType)}
+                describedBy={a11y('serviceType')['aria-describedby']}
+              />
+            )}
           />
-          <datalist id="appointment-services">
-            {services.data?.map((s) => (
-              <option key={s.id} value={s.name} />
-            ))}
-          </datalist>
         </Field>
         <Field
           id="appointment-date"
@@ -226,12 +239,22 @@ function AppointmentForm({
             )}
           />
         </Field>
-        <Field id="appointment-time" label="Time" required error={errors.time?.message}>
+        <Field
+          id="appointment-time"
+          label="Time"
+          required
+          error={errors.time?.message}
+          hint={
+            taken.size > 0
+              ? `Times marked "booked" would overlap the doctor's other appointments for ${duration} minutes.`
+              : undefined
+          }
+        >
           <NativeSelect {...form.register('time')} {...a11y('time')}>
             <option value="">Choose a time</option>
-            {startTimes(workingHours, 15, time || undefined).map((t) => (
-              <option key={t} value={t}>
-                {formatClock(t)}
+            {times.map((t) => (
+              <option key={t} value={t} disabled={taken.has(t) && t !== time}>
+                {taken.has(t) ? `${formatClock(t)} (booked)` : formatClock(t)}
               </option>
             ))}
           </NativeSelect>

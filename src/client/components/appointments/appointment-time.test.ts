@@ -8,6 +8,7 @@ import {
   isWithinHours,
   slotToInstant,
   startTimes,
+  takenStartTimes,
   todayInZone,
   wallClockParts,
   wallClockToInstant,
@@ -117,5 +118,30 @@ describe('working hours', () => {
     expect(times.at(-1)).toBe('19:45')
     expect(times).toHaveLength(44)
     expect(startTimes(defaultWorkingHours, 15, '07:10')[0]).toBe('07:10')
+  })
+})
+
+describe('takenStartTimes (issue 40, item 12)', () => {
+  it('marks every start whose booking would overlap a taken time, by the chosen duration', () => {
+    // 10:00-10:30 and 11:15-11:30 in Kolkata are taken (04:30Z-05:00Z, 05:45Z-06:00Z).
+    const busy = [
+      { startsAt: '2026-11-26T04:30:00.000Z', endsAt: '2026-11-26T05:00:00.000Z' },
+      { startsAt: '2026-11-26T05:45:00.000Z', endsAt: '2026-11-26T06:00:00.000Z' },
+    ]
+    const times = ['09:30', '09:45', '10:00', '10:15', '10:30', '11:00', '11:15', '11:30']
+    expect([...takenStartTimes(times, '2026-11-26', 15, busy, KOLKATA)]).toEqual([
+      '10:00',
+      '10:15',
+      '11:15',
+    ])
+    // 30 minutes from 09:45 runs into 10:00; from 11:00 into 11:15.
+    expect([...takenStartTimes(times, '2026-11-26', 30, busy, KOLKATA)]).toEqual([
+      '09:45',
+      '10:00',
+      '10:15',
+      '11:00',
+      '11:15',
+    ])
+    expect(takenStartTimes(times, '2026-11-27', 30, busy, KOLKATA).size).toBe(0)
   })
 })

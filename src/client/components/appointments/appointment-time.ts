@@ -123,3 +123,31 @@ export function startTimes(hours: WorkingHours, step = 15, keep?: string): strin
   if (keep && !times.includes(keep)) times.push(keep)
   return times.sort()
 }
+
+/** A time the doctor is taken (GET /api/appointments/availability), as ISO instants. */
+export interface BusyTime {
+  startsAt: string
+  endsAt: string
+}
+
+/**
+ * Which of the day's start times the doctor cannot take for `durationMinutes` (issue 40, item
+ * 12): a booking from that time would overlap a taken one. The time list marks them before
+ * submit; the server's clash check still decides.
+ */
+export function takenStartTimes(
+  times: readonly string[],
+  date: string,
+  durationMinutes: number,
+  busy: readonly BusyTime[],
+  timeZone: string,
+): Set<string> {
+  const spans = busy.map((b) => [Date.parse(b.startsAt), Date.parse(b.endsAt)] as const)
+  const taken = new Set<string>()
+  for (const time of times) {
+    const start = wallClockToInstant({ date, time }, timeZone).getTime()
+    const end = start + durationMinutes * 60_000
+    if (spans.some(([s, e]) => s < end && e > start)) taken.add(time)
+  }
+  return taken
+}

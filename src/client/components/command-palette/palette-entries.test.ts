@@ -61,3 +61,13 @@ describe('the command palette respects the role', () => {
     expect(newInvoice && matches(newInvoice, '   ')).toBe(true)
   })
 })
+
+describe('screens (issue 40 item 16)', () => {
+  it('lists no link-only page such as the Invitation', () => {
+    for (const role of roles) {
+      const screens = screensFor(userWith(role))
+      expect(labels(screens)).not.toContain('Invitation')
+      expect(screens.map((e) => e.href)).not.toContain('/invite')
+    }
+  })
+})

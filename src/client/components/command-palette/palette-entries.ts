@@ -31,6 +31,9 @@ const screenPermission: Partial<Record<string, Permission>> = {
   [paths.sandboxOutbox]: 'hospital:manage',
 }
 
+/** Pages reached from a link (an invitation, a reset), never a screen to open by name. */
+const linkOnly: ReadonlySet<string> = new Set([paths.invite, '/forgot-password', '/reset-password'])
+
 function allowed(user: CurrentUser, permission: Permission | undefined): boolean {
   return permission === undefined || can(user.role, permission)
 }
@@ -41,6 +44,7 @@ export function screensFor(user: CurrentUser): PaletteEntry[] {
   const icons = new Map([...navItems, superAdminItem].map((n) => [n.href, n.icon]))
   return staffRoutes
     .filter((r) => {
+      if (linkOnly.has(r.path)) return false
       if (r.access === 'hospital') return member && allowed(user, screenPermission[r.path])
       if (r.access === 'platform') return user.isSuperAdmin
       return true

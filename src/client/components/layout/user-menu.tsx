@@ -13,9 +13,10 @@ import { fullName } from '@/client/lib/display-name'
 import { paths, serverPaths } from '@/client/paths'
 import type { CurrentUser } from '@/shared/schemas/auth'
 import { roleLabels } from '@/shared/roles'
+import { APP_VERSION } from '@/shared/version'
 import { Avatar, avatarButtonClass } from './avatar'
 
-/** The header's account button: who is signed in, where, Settings and Sign Out. */
+/** The header's account button: who is signed in, where, Settings, Sign Out and About (the version). */
 export function UserMenu({ user }: { user: CurrentUser }) {
   const name = fullName(user)
   // The menu renders inside this span, in the header's banner landmark.
@@ -50,6 +51,10 @@ export function UserMenu({ user }: { user: CurrentUser }) {
               Sign Out
             </a>
           </DropdownMenuItem>
+          <DropdownMenuSeparator />
+          <DropdownMenuLabel className="text-xs font-normal text-slate-600" data-testid="about">
+            About: Arogya CRM version {APP_VERSION}
+          </DropdownMenuLabel>
         </DropdownMenuContent>
       </DropdownMenu>
     </span>

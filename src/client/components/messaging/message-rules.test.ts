@@ -5,6 +5,7 @@ import {
   batchPercent,
   freeTextBlock,
   offeredTemplates,
+  templateChoices,
   skippedTotal,
   smsCounter,
 } from './message-rules'
@@ -101,6 +102,27 @@ describe('the message dialog rules', () => {
       'Follow-up',
       'Zeta',
     ])
+  })
+
+  it('on the sandbox offers every WhatsApp template, approved by it (issue 40)', () => {
+    const list = [
+      template({ key: 'follow-up', name: 'Follow-up', sandbox: true }),
+      template({ key: 'welcome', name: 'Welcome', sandbox: true }),
+      template({ key: null, name: 'Plain', approvalStatus: 'not_required' }),
+    ]
+    expect(offeredTemplates(list, true).map((t) => t.name)).toEqual(['Welcome', 'Follow-up'])
+  })
+
+  it('keeps the spec choices listed outside the window, saying which need approval', () => {
+    const list = [
+      template({ key: 'welcome', name: 'Welcome', approvalStatus: 'not_required' }),
+      template({ key: 'follow-up', name: 'Follow-up', providerTemplateName: 'fu' }),
+    ]
+    expect(templateChoices(list, true).map((t) => [t.name, t.needsApproval])).toEqual([
+      ['Welcome', true],
+      ['Follow-up', false],
+    ])
+    expect(templateChoices(list, false).every((t) => !t.needsApproval)).toBe(true)
   })
 
   it('sends the subject only for email and only when not empty', () => {

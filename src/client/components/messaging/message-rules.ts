@@ -52,21 +52,41 @@ export function offeredTemplates(
   templates: readonly MessageTemplate[],
   outsideWindow: boolean,
 ): MessageTemplate[] {
+  return templateChoices(templates, outsideWindow).filter((t) => !t.needsApproval)
+}
+
+/**
+ * Every template the dialog lists, in order (the spec's welcome, appointment-reminder and
+ * follow-up first), each saying whether it needs an approved WhatsApp template before it can
+ * be sent now (outside the 24-hour window, not approved): listed, but not choosable.
+ */
+export function templateChoices(
+  templates: readonly MessageTemplate[],
+  outsideWindow: boolean,
+): (MessageTemplate & { needsApproval: boolean })[] {
   const rank = (t: MessageTemplate) => {
     const i = specOrder.indexOf(t.key ?? '')
     return i === -1 ? specOrder.length : i
   }
   return templates
-    .filter((t) => !outsideWindow || opensConversation(t))
+    .map((t) => ({ ...t, needsApproval: outsideWindow && !opensConversation(t) }))
     .toSorted((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name))
 }
 
-/** An approved WhatsApp template naming the provider's template may open a conversation. */
+/**
+ * An approved WhatsApp template may open a conversation: one naming the provider's approved
+ * template, or any on the sandbox (it stands in for a provider that approves them all).
+ */
 export function opensConversation(
-  t: Pick<MessageTemplate, 'approvalStatus' | 'providerTemplateName' | 'contentSid'>,
+  t: Pick<MessageTemplate, 'approvalStatus' | 'providerTemplateName' | 'contentSid' | 'sandbox'>,
 ): boolean {
-  return t.approvalStatus === 'approved' && Boolean(t.providerTemplateName || t.contentSid)
+  if (t.approvalStatus !== 'approved') return false
+  return Boolean(t.sandbox || t.providerTemplateName || t.contentSid)
 }
+
+/** How to get a template approved, for the dialog's hint (Settings → Templates). */
+export const APPROVAL_HINT =
+  'Outside the 24-hour window WhatsApp delivers only templates it has approved. To get one approved, an admin submits it in WhatsApp Manager (or Twilio), enters its template name in Settings → Templates and presses Resync.'
 
 /** The SMS counter: spec 'n/160' (70 a part once Hindi or ₹ make it UCS-2), parts, encoding. */
 export function smsCounter(text: string): { count: string; detail: string } {

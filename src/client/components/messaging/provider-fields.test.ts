@@ -14,7 +14,7 @@ const saved: MessagingSettings = {
     settings: { host: 'smtp.mailgun.org', port: 587, secure: false },
     secrets: {},
   },
-  webhookUrls: { twilioStatus: '', twilioInbound: '', whatsapp: '', sendgrid: '' },
+  webhookUrls: { twilioStatus: '', twilioInbound: '', whatsapp: '', sendgrid: '', metaLeads: '' },
 }
 
 describe('messaging settings form', () => {

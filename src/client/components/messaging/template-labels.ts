@@ -32,3 +32,16 @@ export const approvalVariants = {
   rejected: 'destructive',
   paused: 'outline',
 } as const satisfies Record<TemplateApprovalStatus, string>
+
+/**
+ * A template's approval in words: a WhatsApp template that names no provider template is not
+ * approved by WhatsApp (it needs one before it can start a conversation), never "No approval
+ * needed".
+ */
+export function approvalLabel(t: {
+  channel: MessageChannel
+  approvalStatus: TemplateApprovalStatus
+}) {
+  if (t.channel === 'whatsapp' && t.approvalStatus === 'not_required') return 'Needs approval'
+  return approvalLabels[t.approvalStatus]
+}

@@ -39,6 +39,8 @@ export interface MessageTemplate {
   variables: string[] | null
   dltTemplateId: string | null
   approvalStatus: TemplateApprovalStatus
+  /** Approved by the sandbox (no WhatsApp provider connected): labelled Sandbox. */
+  sandbox?: boolean | undefined
   updatedAt: string
 }
 
@@ -125,7 +127,14 @@ export interface MessagingSettings {
   whatsapp: ChannelConnection
   sms: ChannelConnection
   email: ChannelConnection
-  webhookUrls: { twilioStatus: string; twilioInbound: string; whatsapp: string; sendgrid: string }
+  webhookUrls: {
+    twilioStatus: string
+    twilioInbound: string
+    whatsapp: string
+    sendgrid: string
+    /** The Meta lead-ads webhook: the same public base as the others (http/public-url.ts). */
+    metaLeads: string
+  }
 }
 
 export interface SaveChannelConnection {

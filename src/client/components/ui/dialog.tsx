@@ -29,6 +29,12 @@ export function Dialog({
             className,
           )}
           {...(description ? {} : { 'aria-describedby': undefined })}
+          // Escape in a combobox whose list is open closes only the list (issue 40, item 12).
+          onEscapeKeyDown={(e) => {
+            const at = e.target
+            if (at instanceof HTMLElement && at.matches('[role="combobox"][aria-expanded="true"]'))
+              e.preventDefault()
+          }}
         >
           <div className="mb-4 flex items-start justify-between gap-4">
             <div className="min-w-0">

@@ -13,10 +13,11 @@ import { api } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { useOpenFromUrl } from '@/client/lib/use-open-from-url'
 import { paths } from '@/client/paths'
+import type { AppointmentListWhen } from '@/shared/schemas/appointments'
 import type { Patient } from '@/shared/schemas/patients'
 import { LazyAppointmentsCalendar } from './calendar/lazy-appointments-calendar'
 import { AppointmentsFilters, type ListFilters } from './components/appointments-filters'
-import { AppointmentsList } from './components/appointments-list'
+import { AppointmentsList, WhenToggle } from './components/appointments-list'
 
 /** ?patientId=<id> (the patients table's Schedule button) opens New Appointment for them. */
 function usePatientToBook(): { id: string; patient: Patient | undefined } | null {
@@ -34,6 +35,7 @@ export function AppointmentsPage() {
   const canWrite = useCan('appointments:write')
   const { timeZone, workingHours } = useHospitalSchedule()
   const [filters, setFilters] = useState<ListFilters>({ date: '', status: '' })
+  const [when, setWhen] = useState<AppointmentListWhen>('upcoming')
   const [target, setTarget] = useState<AppointmentDialogTarget | null>(null)
   useOpenFromUrl(canWrite, () => setTarget({ kind: 'new' })) // ?new=1: the command palette
   const [, navigate] = useLocation()
@@ -67,8 +69,12 @@ export function AppointmentsPage() {
         </TabsList>
         <TabsContent value="list" className="space-y-4">
           <AppointmentsFilters applied={filters} onApply={setFilters} />
+          {filters.date ? null : <WhenToggle when={when} onChange={setWhen} />}
           <AppointmentsList
+            // A new filter or view starts at page 1.
+            key={`${when}|${filters.date}|${filters.status}`}
             filters={filters}
+            when={when}
             timeZone={timeZone}
             canWrite={canWrite}
             onEdit={(appointment) => setTarget({ kind: 'edit', appointment })}

@@ -1,4 +1,4 @@
-import type { InvoiceKind, InvoiceStatus, PaymentMethod } from '@/shared/billing'
+import type { InvoiceKind, InvoiceStatus } from '@/shared/billing'
 
 /** Spec section 4: the statuses' labels and badge colours. */
 export const invoiceStatusLabels: Record<InvoiceStatus, string> = {
@@ -18,14 +18,6 @@ export const invoiceStatusVariants = {
 export const invoiceKindLabels: Record<InvoiceKind, string> = {
   tax_invoice: 'Tax Invoice',
   bill_of_supply: 'Bill of Supply',
-}
-
-export const paymentMethodLabels: Record<PaymentMethod, string> = {
-  cash: 'Cash',
-  upi: 'UPI',
-  card: 'Card',
-  bank_transfer: 'Bank transfer',
-  insurance: 'Insurance',
 }
 
 /** Mark Paid is offered on invoices that still owe money (the server refuses the others). */

@@ -91,7 +91,11 @@ export function LeadsPage() {
     if (!canWrite) {
       setSyncing(true)
       await invalidateLeads(queryClient).finally(() => setSyncing(false))
-      toast.success('Leads refreshed', 'The list and figures are up to date.')
+      // Not "synced": nothing was asked of Meta (issue 40 item 16). Say what happened and who can.
+      toast.success(
+        'List refreshed',
+        'Showing the latest leads. Fetching new leads from Meta is for staff who manage leads.',
+      )
       return
     }
     try {
@@ -123,6 +127,13 @@ export function LeadsPage() {
             Take the tour
           </Button>
         }
+      />
+      <WelcomeCard
+        state={tour.welcome}
+        onStart={tour.start}
+        onMinimise={tour.minimise}
+        onExpand={tour.expand}
+        onDismiss={tour.dismissWelcome}
       />
       <ActiveCallBar />
       <StatsStrip />
@@ -174,13 +185,6 @@ export function LeadsPage() {
           <ImportLeadsDialog open={importing} onClose={() => setImporting(false)} />
         ) : null}
       </Suspense>
-      <WelcomeCard
-        state={tour.welcome}
-        onStart={tour.start}
-        onMinimise={tour.minimise}
-        onExpand={tour.expand}
-        onDismiss={tour.dismissWelcome}
-      />
       {tour.step !== null ? (
         <TourPopover
           step={tour.step}

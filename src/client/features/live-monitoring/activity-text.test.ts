@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { activityPhrase, formatDuration, formatMinutes } from './activity-text'
+import { activityActor, activityPhrase, formatDuration, formatMinutes } from './activity-text'
 
 describe('activityPhrase', () => {
   it('names the patient, the other party and the call length when the data has them', () => {
@@ -51,5 +51,21 @@ describe('durations', () => {
     expect(formatMinutes(450)).toBe('7 h 30 min')
     expect(formatMinutes(480)).toBe('8 h')
     expect(formatMinutes(25)).toBe('25 min')
+  })
+})
+
+describe('an online self-booking (issue 40, item 14)', () => {
+  it('is shown as done by the patient, online, with the doctor, not by the doctor', () => {
+    const online = {
+      activityType: 'appointment_scheduled' as const,
+      activityData: { patientName: 'Kavya Joshi', source: 'online' },
+      userName: 'Dr. Meera Kulkarni',
+    }
+    expect(activityActor(online)).toBe('Kavya Joshi')
+    expect(activityPhrase(online)).toBe('booked an appointment online with Dr. Meera Kulkarni')
+    expect(activityActor({ ...online, activityData: { source: 'online' } })).toBe('Online booking')
+    const staff = { ...online, activityData: { patientName: 'Kavya Joshi', source: 'staff' } }
+    expect(activityActor(staff)).toBe('Dr. Meera Kulkarni')
+    expect(activityPhrase(staff)).toBe('scheduled an appointment for Kavya Joshi')
   })
 })

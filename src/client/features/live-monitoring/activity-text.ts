@@ -36,7 +36,9 @@ const NAME_KEYS = ['leadName', 'patientName', 'recipientName', 'name', 'to', 're
  * Verma', 'ended a call with Kavya Nair (4 min 12 s)'. Whatever the activity's data lacks is
  * left out rather than guessed.
  */
-export function activityPhrase(activity: Pick<Activity, 'activityType' | 'activityData'>): string {
+export function activityPhrase(
+  activity: Pick<Activity, 'activityType' | 'activityData'> & { userName?: string },
+): string {
   const data = activity.activityData
   const who = text(data, ...NAME_KEYS)
   const withWho = who ? ` with ${who}` : ''
@@ -54,6 +56,8 @@ export function activityPhrase(activity: Pick<Activity, 'activityType' | 'activi
       return `sent an email${toWho}`
     case 'sms_sent':
       return `sent an SMS${toWho}`
+    case 'whatsapp_sent':
+      return `sent a WhatsApp message${toWho}`
     case 'login':
       return 'signed in'
     case 'logout':
@@ -64,7 +68,29 @@ export function activityPhrase(activity: Pick<Activity, 'activityType' | 'activi
     }
     case 'appointment_scheduled': {
       const patient = text(data, 'patientName', 'name')
+      if (isOnlineBooking(activity))
+        return `booked an appointment online${activity.userName ? ` with ${activity.userName}` : ''}`
       return patient ? `scheduled an appointment for ${patient}` : 'scheduled an appointment'
     }
   }
+}
+
+/** A patient's own booking on the public page (recorded against the doctor it is with). */
+export function isOnlineBooking(
+  activity: Pick<Activity, 'activityType' | 'activityData'>,
+): boolean {
+  return (
+    activity.activityType === 'appointment_scheduled' && activity.activityData.source === 'online'
+  )
+}
+
+/**
+ * Who the feed names as having done it (issue 40, item 14): the staff member, except for an
+ * online self-booking, which the patient did ('Online booking' when the name is not known).
+ */
+export function activityActor(
+  activity: Pick<Activity, 'activityType' | 'activityData' | 'userName'>,
+): string {
+  if (!isOnlineBooking(activity)) return activity.userName
+  return text(activity.activityData, 'patientName', 'name') ?? 'Online booking'
 }

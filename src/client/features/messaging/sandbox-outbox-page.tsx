@@ -11,6 +11,7 @@ import { SandboxLabel } from '@/client/components/messaging/components/sandbox-l
 import { StatusBadge } from '@/client/components/messaging/components/status-badge'
 import { channelLabels } from '@/client/components/messaging/message-rules'
 import type { SandboxMessage } from '@/client/components/messaging/types'
+import { outboxRecipient } from './outbox-recipient'
 
 const isStatus = (s: string): s is CommunicationStatus =>
   (communicationStatuses as readonly string[]).includes(s)
@@ -22,7 +23,7 @@ function OutboxItem({ m, timeZone }: { m: SandboxMessage; timeZone: string | und
         <CardContent className="space-y-1.5 p-4">
           <p className="flex flex-wrap items-center gap-2 text-sm">
             <span className="font-semibold">{channelLabels[m.channel]}</span>
-            <span className="text-slate-600">to {m.to ?? 'unknown'}</span>
+            <span className="text-slate-600">to {outboxRecipient(m.to)}</span>
             {isStatus(m.status) ? <StatusBadge status={m.status} /> : <span>{m.status}</span>}
             <SandboxLabel plain />
             <time className="text-xs text-slate-600" dateTime={m.createdAt}>

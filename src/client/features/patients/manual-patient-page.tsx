@@ -1,11 +1,14 @@
-import { useState } from 'react'
+import { useCallback, useState } from 'react'
+import { useQueryClient } from '@tanstack/react-query'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
-import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
+import { normalizeMobilePhone } from '@/shared/phone'
+import { plural } from '@/shared/plural'
 import { useCreatePatient } from './api/create-patient'
+import { getPhoneMatchesQueryOptions } from './api/get-phone-matches'
 import { DuplicatePhoneWarning } from './components/duplicate-phone-warning'
 import { PatientDetailsDialog, type Viewing } from './components/patient-details-dialog'
 import { PatientFormFields } from './components/patient-form-fields'
@@ -42,9 +45,37 @@ function ManualPatientForm() {
   const [confirmingClear, setConfirmingClear] = useState(false)
   const [viewing, setViewing] = useState<Viewing | null>(null)
   const clear = () => form.reset(emptyPatientForm)
+  const queryClient = useQueryClient()
+  // The number whose duplicate warning the person has seen (under the field, or on a submit).
+  const [warned, setWarned] = useState<string | null>(null)
+  const onShown = useCallback((phone: string | null) => {
+    if (phone) setWarned(phone)
+  }, [])
+
+  /**
+   * Issue 40 item 11: the warning under Phone waits for a pause in typing, so a form filled and
+   * submitted at once is checked here too. A number that belongs to other patients stops the
+   * first submit with the warning; saving again saves (families share phones).
+   */
+  async function warnsOfDuplicate(typed: string): Promise<boolean> {
+    const phone = normalizeMobilePhone(typed)
+    if (!phone || warned === phone) return false
+    const matches = await queryClient
+      .fetchQuery(getPhoneMatchesQueryOptions(phone))
+      .catch(() => null)
+    if (!matches || matches.count === 0) return false
+    setWarned(phone)
+    toast.error(
+      'Possible duplicate',
+      `This number belongs to ${plural(matches.count, 'patient')}. Check it is not the same person, then click Add Patient to System again to save.`,
+    )
+    form.setFocus('phone')
+    return true
+  }
 
   const onValid = form.handleSubmit(
     async (values) => {
+      if (await warnsOfDuplicate(values.phone)) return
       try {
         const created = await create.mutateAsync(createPayload(values))
         toast.success(
@@ -52,13 +83,13 @@ function ManualPatientForm() {
           `${created.firstName} ${created.lastName}`.trim() + ' has been added to the system.',
         )
         form.reset(emptyPatientForm)
+        setWarned(null)
       } catch (error) {
         showServerErrors(error)
-        toast.error(
+        toast.failed(
           'Error',
-          error instanceof ApiError && error.status === 409
-            ? error.serverMessage
-            : 'Failed to add patient. Please check the information and try again.',
+          error,
+          'Failed to add patient. Please check the information and try again.',
         )
       }
     },
@@ -85,6 +116,7 @@ function ManualPatientForm() {
             <DuplicatePhoneWarning
               control={form.control}
               onOpenPatient={(id) => setViewing({ id })}
+              onShown={onShown}
             />
           }
         />

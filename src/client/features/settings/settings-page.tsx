@@ -1,6 +1,6 @@
 import { zodResolver } from '@hookform/resolvers/zod'
 import { FlaskConical } from 'lucide-react'
-import { type ComponentType, lazy, type ReactNode, Suspense } from 'react'
+import { type ComponentType, lazy, type ReactNode, Suspense, useState } from 'react'
 import { FormProvider, type Resolver, useForm } from 'react-hook-form'
 import { Link, useLocation, useSearch } from 'wouter'
 import { Button } from '@/client/components/ui/button'
@@ -15,10 +15,16 @@ import type { Settings, SettingsFormInput, SettingsFormOutput } from '@/shared/s
 import { useSaveSettings, useSettings } from './api/settings'
 import { MetaConnectionCard } from './components/meta-connection-card'
 import { SettingsSection } from './components/settings-section'
-import { firstTabWithErrors, toForm } from './components/settings-model'
+import {
+  BookingPageSaver,
+  firstTabWithErrors,
+  type SettingsTab,
+  settingsTab,
+  toForm,
+} from './components/settings-model'
 
 /**
- * Each tab's code comes when the tab opens (Integrations, the default, comes with the page), so
+ * Each tab's code comes when the tab opens (Integrations' cards come with the page), so
  * /settings does not download every tab's forms at once (docs/decisions/038).
  */
 function lazyPanel<P extends object>(
@@ -46,7 +52,7 @@ function PanelSkeleton(): ReactNode {
 }
 
 const GeneralPanel = lazyPanel(() => import('./components/general-panel'), 'GeneralPanel')
-const BookingPageCard = lazyPanel<{ canEdit: boolean }>(
+const BookingPageCard = lazyPanel<{ canEdit: boolean; saver: BookingPageSaver }>(
   () => import('./components/booking-page-card'),
   'BookingPageCard',
 )
@@ -93,16 +99,7 @@ const settingsResolver: Resolver<SettingsFormInput, unknown, SettingsFormOutput>
   return zodResolver(settingsForm)(values, context, options)
 }
 
-const tabs = [
-  'general',
-  'integrations',
-  'notifications',
-  'templates',
-  'security',
-  'appearance',
-  'data',
-] as const
-type Tab = (typeof tabs)[number]
+type Tab = SettingsTab
 
 function Integrations() {
   const canManage = useCan('integrations:manage')
@@ -132,9 +129,10 @@ function Integrations() {
 
 /**
  * The hospital's settings: one form over the General, Notifications, Security and Data tabs,
- * saved at once by Save Changes (PUT /api/settings, issue 27). Integrations, Templates, the
- * booking card, each member's own security and appearance, and the data actions keep their
- * own buttons: they are not hospital settings values.
+ * saved at once by Save Changes (PUT /api/settings, issue 27), with the General tab's booking
+ * page card (its own API, saved when changed: one save button on the tab, issue 40 item 15).
+ * Integrations, Templates, each member's own security and appearance, and the data actions
+ * keep their own buttons: they are not hospital settings values.
  */
 function HospitalSettings({
   saved,
@@ -152,11 +150,14 @@ function HospitalSettings({
     resolver: settingsResolver,
   })
   const save = useSaveSettings()
+  // The booking page (General tab) has its own API; Save Changes saves it too, when changed.
+  const [bookingPage] = useState(() => new BookingPageSaver())
   const submit = form.handleSubmit(
     async (values) => {
       try {
         await save.mutateAsync(values)
-        toast.success('Settings saved successfully')
+        const bookingSaved = await bookingPage.save()
+        if (bookingSaved) toast.success('Settings saved successfully')
       } catch (error) {
         if (error instanceof ApiError) {
           for (const [path, message] of Object.entries(error.fieldErrors)) {
@@ -232,7 +233,7 @@ function HospitalSettings({
         <TabsContent value="general" className="space-y-4">
           <h2 className="text-lg font-semibold">General</h2>
           {section(<GeneralPanel />)}
-          <BookingPageCard canEdit={canEdit} />
+          <BookingPageCard canEdit={canEdit} saver={bookingPage} />
         </TabsContent>
         <TabsContent value="notifications" className="space-y-4">
           <h2 className="text-lg font-semibold">Notifications</h2>
@@ -287,17 +288,17 @@ function HospitalSettingsLoader({ tab, setTab }: { tab: Tab; setTab: (t: Tab) =>
 }
 
 /**
- * /settings: the hospital's tabs (?tab= opens one; Integrations by default). A platform
+ * /settings: the hospital's tabs (?tab= opens one; General by default, for every role). A platform
  * account without a hospital sees its integrations note and its own appearance only.
  */
 export function SettingsPage() {
   const { data: user } = useUser()
   const [location, navigate] = useLocation()
   const asked = new URLSearchParams(useSearch()).get('tab')
-  const tab: Tab = tabs.find((t) => t === asked) ?? 'integrations'
+  const tab: Tab = settingsTab(asked)
   const inHospital = user?.hospitalId !== null
   const setTab = (t: Tab) =>
-    navigate(t === 'integrations' ? location : `${location}?tab=${t}`, { replace: true })
+    navigate(t === 'general' ? location : `${location}?tab=${t}`, { replace: true })
   return (
     <div className="mx-auto w-full max-w-3xl space-y-6">
       <div className="space-y-1">

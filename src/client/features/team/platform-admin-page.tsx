@@ -4,6 +4,7 @@ import { useState } from 'react'
 import { Link } from 'wouter'
 import { Badge } from '@/client/components/ui/badge'
 import { Button } from '@/client/components/ui/button'
+import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { SearchBox } from '@/client/components/ui/search-box'
@@ -25,7 +26,9 @@ function StatCard({ label, value }: { label: string; value: string | undefined }
         {value === undefined ? (
           <Skeleton className="mt-1 h-8 w-20" />
         ) : (
-          <p className="text-2xl font-semibold text-slate-900 tabular-nums">{value}</p>
+          <p className="text-2xl font-semibold whitespace-nowrap text-slate-900 tabular-nums">
+            {value}
+          </p>
         )}
       </CardContent>
     </Card>
@@ -43,9 +46,9 @@ const places: { title: string; text: string; href: string; action: string; icon:
   },
   {
     title: 'Database Management',
-    text: 'Backups and data exports are run per hospital, from Backup and Settings → Data.',
-    href: paths.backup,
-    action: 'Open Backup Settings',
+    text: 'Backups and data exports are run per hospital, by its admin (Backup, Settings → Data); the hospitals are on the Super Admin Dashboard.',
+    href: paths.superAdmin,
+    action: 'Open the hospitals',
     icon: <Database aria-hidden="true" className="size-5" />,
   },
   {
@@ -65,6 +68,13 @@ export function PlatformAdminPage({ selfEmail }: { selfEmail: string }) {
   const users = useAdminUsers(q)
   const setStatus = useSetUserStatus()
   const [busyId, setBusyId] = useState<string | null>(null)
+
+  // Suspend asks first (issue 40 item 13): it signs the user out everywhere.
+  const [confirming, setConfirming] = useState<PlatformUser | null>(null)
+  function ask(u: PlatformUser) {
+    if (u.status === 'active') setConfirming(u)
+    else void toggle(u)
+  }
 
   async function toggle(u: PlatformUser) {
     setBusyId(u.id)
@@ -94,13 +104,16 @@ export function PlatformAdminPage({ selfEmail }: { selfEmail: string }) {
           <Badge variant="purple">Super Admin</Badge>
         </div>
         <Button variant="outline" asChild>
-          <Link href={paths.dashboard}>
+          <Link href={paths.superAdmin}>
             <ArrowLeft aria-hidden="true" /> Back to Dashboard
           </Link>
         </Button>
       </div>
       {stats.isError ? (
-        <InlineLoadError message="Failed to load the figures." onRetry={() => void stats.refetch()} />
+        <InlineLoadError
+          message="Failed to load the figures."
+          onRetry={() => void stats.refetch()}
+        />
       ) : (
         <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
           <StatCard label="Total Users" value={s && String(s.totalUsers)} />
@@ -130,14 +143,24 @@ export function PlatformAdminPage({ selfEmail }: { selfEmail: string }) {
             No users match this search.
           </p>
         ) : (
-          <PlatformUserTable
-            users={items}
-            selfEmail={selfEmail}
-            busyId={busyId}
-            onToggle={(u) => void toggle(u)}
-          />
+          <PlatformUserTable users={items} selfEmail={selfEmail} busyId={busyId} onToggle={ask} />
         )}
       </section>
+      <ConfirmDialog
+        open={confirming !== null}
+        onOpenChange={(open) => {
+          if (!open) setConfirming(null)
+        }}
+        title={`Suspend ${confirming?.email ?? 'this user'}?`}
+        description="They are signed out everywhere and cannot sign in until you activate them again."
+        cancelLabel="Cancel"
+        confirmLabel="Suspend"
+        destructive
+        onConfirm={() => {
+          if (confirming) void toggle(confirming)
+          setConfirming(null)
+        }}
+      />
       <div className="grid gap-3 md:grid-cols-3">
         {places.map((p) => (
           <Card key={p.title}>

@@ -7,6 +7,7 @@ import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
+import { useSendResetLink } from '@/client/features/auth/api/password-reset'
 import type { StaffRole } from '@/shared/roles'
 import { type Invitation, type TeamMember, userLimitMessage } from '@/shared/schemas/team'
 import {
@@ -41,6 +42,7 @@ export function TeamPage() {
   const remove = useRemoveMember()
   const resend = useResendInvitation()
   const revoke = useRevokeInvitation()
+  const sendResetLink = useSendResetLink()
   const [inviting, setInviting] = useState(false)
   const [busyId, setBusyId] = useState<string | null>(null)
   const [removing, setRemoving] = useState<TeamMember | null>(null)
@@ -85,6 +87,22 @@ export function TeamPage() {
         toast.success('User removed', `${m.name} can no longer sign in to this hospital.`)
       } catch (error) {
         toast.error('Failed to remove user', serverText(error))
+      }
+    })
+
+  // Issue 40, item 7: a member who forgot their password gets a single-use link by email.
+  const resetLink = (m: TeamMember) =>
+    run(m.id, async () => {
+      try {
+        const sent = await sendResetLink.mutateAsync(m.id)
+        if (sent.emailStatus === 'failed')
+          toast.error(
+            'The reset link could not be emailed',
+            'Check the email settings and try again.',
+          )
+        else toast.success('Password reset link sent', sent.message)
+      } catch (error) {
+        toast.failed('Failed to send the reset link', error, 'Please try again.')
       }
     })
 
@@ -163,6 +181,7 @@ export function TeamPage() {
                 onRole={(m, role) => void changeRole(m, role)}
                 onStatus={(m) => void toggleStatus(m)}
                 onRemove={setRemoving}
+                onResetLink={(m) => void resetLink(m)}
               />
             )}
           </section>

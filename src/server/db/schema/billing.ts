@@ -13,7 +13,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core'
-import { invoiceKinds, invoiceStatuses, paymentMethods } from '../../../shared/billing'
+import { invoiceKinds, invoiceStatuses, recordedPaymentMethods } from '../../../shared/billing'
 import { appointments, services } from './appointments'
 import { hospitals } from './hospitals'
 import { patients } from './patients'
@@ -60,6 +60,10 @@ export const invoices = pgTable(
     status: text('status', { enum: invoiceStatuses }).notNull().default('pending'),
     subtotal: bigint('subtotal', { mode: 'number' }).notNull(),
     discountTotal: bigint('discount_total', { mode: 'number' }).notNull().default(0),
+    /**
+     * The value of the taxable lines (GST rate above 0) after discounts; exempt lines are not
+     * taxable value (drizzle/0042_gst_invoices.sql, src/shared/gst-summary.ts).
+     */
     taxableTotal: bigint('taxable_total', { mode: 'number' }).notNull(),
     cgst: bigint('cgst', { mode: 'number' }).notNull().default(0),
     sgst: bigint('sgst', { mode: 'number' }).notNull().default(0),
@@ -162,7 +166,7 @@ export const payments = pgTable(
       .default(sql`gen_random_uuid()`),
     invoiceId: uuid('invoice_id').notNull(),
     amount: bigint('amount', { mode: 'number' }).notNull(),
-    method: text('method', { enum: paymentMethods }).notNull(),
+    method: text('method', { enum: recordedPaymentMethods }).notNull(),
     reference: text('reference'),
     paidAt: timestamp('paid_at', { withTimezone: true }).notNull().defaultNow(),
     recordedBy: uuid('recorded_by'),
@@ -178,7 +182,7 @@ export const payments = pgTable(
     check('payments_amount_check', sql`amount > 0`),
     check(
       'payments_method_check',
-      sql`method in ('cash', 'upi', 'card', 'bank_transfer', 'insurance')`,
+      sql`method in ('cash', 'upi', 'card', 'bank_transfer', 'insurance', 'unspecified')`,
     ),
   ],
 )

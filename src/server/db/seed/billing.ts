@@ -76,7 +76,7 @@ export async function seedDemoInvoices(
   if (!hospital) return 0
   const catalogue = await tx.select().from(services).orderBy(asc(services.name))
   const people = await tx
-    .select({ id: patients.id, name: patients.name })
+    .select({ id: patients.id, name: patients.name, createdAt: patients.createdAt })
     .from(patients)
     .orderBy(asc(patients.createdAt), asc(patients.id))
     .limit(160)
@@ -91,8 +91,9 @@ export async function seedDemoInvoices(
   const drafts: Draft[] = []
   let interStateLeft = 2
   for (let i = 0; i < INVOICES; i++) {
-    // Spread over the last 365 days, a little denser lately; office hours in the hospital zone.
-    const daysAgo = Math.floor(365 * Math.pow(rng(), 1.3))
+    // Spread over the patients' months (the oldest came 240 days ago), a little denser lately;
+    // office hours in the hospital zone.
+    const daysAgo = Math.floor(235 * Math.pow(rng(), 1.3))
     const day = new TZDate(now.getTime() - daysAgo * DAY, zone)
     const created = new TZDate(
       day.getFullYear(),
@@ -103,6 +104,11 @@ export async function seedDemoInvoices(
       zone,
     )
     const createdAt = new Date(Math.min(created.getTime(), now.getTime() - (INVOICES - i) * 1000))
+    // A patient registered before the invoice (issue 40: records come after the patient).
+    const known = people.filter((p) => p.createdAt.getTime() < createdAt.getTime())
+    const from = known.length ? known : people.slice(0, 1)
+    const patient = from[Math.floor(rng() * from.length)] as (typeof people)[number]
+    if (!known.length) createdAt.setTime(patient.createdAt.getTime() + 3_600_000)
     const issueDate = dateInZone(createdAt, zone)
     const dueDate = dateInZone(
       new Date(createdAt.getTime() + pick(rng, [0, 7, 7, 15, 30]) * DAY),
@@ -119,7 +125,6 @@ export async function seedDemoInvoices(
       return { service: s, quantity, unitPrice: s.defaultPrice, discount, gstRate: s.gstRate }
     })
     const totals = invoiceTotals(lines, interState)
-    const patient = people[Math.floor(rng() * people.length)] as (typeof people)[number]
     const draft: Draft = {
       hospitalId,
       invoiceNumber: '',

@@ -8,6 +8,7 @@ import { hospitals } from '../schema/hospitals'
 import { patientNumberCounters, type patients } from '../schema/patients'
 import { withPlatform, withTenant } from '../tenant'
 import type { DemoHospital, DemoUser } from './demo'
+import { DEMO_SINCE_DAYS } from './demo-shift'
 import { completeTenant, readStaff, readTenant, tenantComplete } from './demo-tenant'
 import type { DemoLeads, LeadPatient, LeadStaff } from './leads'
 
@@ -140,7 +141,7 @@ export async function demoComplete(db: AppDb, spec: DemoSpec): Promise<boolean> 
   return true
 }
 
-async function addUser(tx: Tx, u: DemoUser, hospitalId: string | null, hash: string) {
+async function addUser(tx: Tx, u: DemoUser, hospitalId: string | null, hash: string, now: Date) {
   const { firstName, lastName } = splitName(u.name)
   const id = await insertCredentialUser(
     tx,
@@ -155,8 +156,19 @@ async function addUser(tx: Tx, u: DemoUser, hospitalId: string | null, hash: str
     },
     hash,
   )
-  // insertCredentialUser names the user 'first last'; keep the title in the full name.
-  await tx.update(user).set({ name: u.name }).where(eq(user.id, id))
+  // insertCredentialUser names the user 'first last'; keep the title in the full name. Staff
+  // joined on a working morning some months back (their "Joined" date), each on another day.
+  const joined =
+    u.joinedDaysAgo === undefined
+      ? now
+      : new Date(
+          Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate(), 5) -
+            u.joinedDaysAgo * 86_400_000,
+        )
+  await tx
+    .update(user)
+    .set({ name: u.name, createdAt: joined, updatedAt: joined })
+    .where(eq(user.id, id))
 }
 
 async function addPassword(tx: Tx, userId: string, hash: string) {
@@ -185,7 +197,8 @@ async function addHospital(tx: Tx, h: DemoHospital, now: Date) {
     plan: h.plan,
   }
   // On the platform since before its oldest demo patient (those go back 240 days).
-  const since = new Date(now.getTime() - 270 * 86_400_000)
+  // The seed moment is read back from it (demo-shift.ts).
+  const since = new Date(now.getTime() - DEMO_SINCE_DAYS * 86_400_000)
   const [row] = await tx
     .insert(hospitals)
     .values({ ...values, subscriptionStatus: 'active', createdAt: since, updatedAt: since })
@@ -222,7 +235,7 @@ export async function completeDemo(
     if (found) await addPassword(tx, found.id, passwordHash)
     else {
       const hospitalId = u.hospitalKey ? (state.hospitals.get(u.hospitalKey)?.id ?? null) : null
-      await addUser(tx, u, hospitalId, passwordHash)
+      await addUser(tx, u, hospitalId, passwordHash, now)
     }
     changed = true
   }

@@ -3,7 +3,6 @@ import type { Auth } from '../../auth/auth'
 import type { AppDb, Tx } from '../client'
 import type { ObjectStorage } from '../../storage/storage'
 import type { patients } from '../schema/patients'
-import { staffRoles } from '../../../shared/roles'
 import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
 import { seedDemoAppointments } from './appointments'
@@ -19,6 +18,8 @@ import { seedDemoPlatform } from './platform'
 import { seedDemoTicketAttachment } from './support-attachments'
 import { seedDemoSupportTickets } from './support-tickets'
 import { createRng, generatePatients } from './patients'
+import { demoStaff } from './demo-staff'
+import { keepDemoCurrent } from './demo-shift'
 
 export const demoHospitals = [
   {
@@ -75,17 +76,11 @@ export interface DemoUser {
   /** demoHospitals[].key, or null for the platform's super admin. */
   hospitalKey: string | null
   isSuperAdmin: boolean
+  /** Days before the seed the account joined (hospital staff); the super admin: none. */
+  joinedDaysAgo?: number
 }
 
-const staffNames: Record<string, string> = {
-  admin: 'Anita Kulkarni',
-  doctor: 'Dr. Rajesh Iyer',
-  nurse: 'Sunita Pawar',
-  receptionist: 'Pooja Shetty',
-  viewer: 'Vikas Rao',
-}
-
-/** Every demo account: the super admin, then each hospital's staff, one per role. */
+/** Every demo account: the super admin, then each hospital's staff (demo-staff.ts). */
 export function demoUsers(): DemoUser[] {
   return [
     {
@@ -96,12 +91,13 @@ export function demoUsers(): DemoUser[] {
       isSuperAdmin: true,
     },
     ...demoHospitals.flatMap((h) =>
-      staffRoles.map((role) => ({
-        email: `${role}@${h.key}.demo`,
-        name: staffNames[role] ?? 'Staff Member',
-        role,
+      (demoStaff[h.key] ?? []).map((s) => ({
+        email: `${s.local}@${h.key}.demo`,
+        name: s.name,
+        role: s.role,
         hospitalKey: h.key,
         isSuperAdmin: false,
+        joinedDaysAgo: s.joinedDaysAgo,
       })),
     ),
   ]
@@ -180,6 +176,9 @@ export async function seedDemo(
     patientsFor: demoPatients,
     leadsFor: demoLeads,
   }
+  // A demo seeded weeks ago moves forward by the whole weeks (demo-shift.ts): today's
+  // appointments and recent leads are there whenever it starts.
+  await keepDemoCurrent(db, demoHospitals, DEMO_SEED_LOCK_KEY)
   if (await demoComplete(db, spec)) return false
   const passwordHash = await (await auth.$context).password.hash(password)
   return db.transaction(async (tx) => {
@@ -208,8 +207,8 @@ export async function seedDemo(
       : false
     // Issue 28: marketing campaigns linked to the seeded leads' campaigns, in every status.
     const marketing = await seedDemoCampaigns(tx as Tx, demoHospitals, now)
-    // Issue 29: a daily backup configuration and a week of backup activity for the first hospital.
-    const backups = await seedDemoBackups(tx as Tx, demoHospitals, now)
+    // Issue 29: a daily backup configuration (its first run a real backup) for the first hospital.
+    const backups = await seedDemoBackups(tx as Tx, demoHospitals)
     // Issue 29: a week of staff activities and presence for Live Monitoring.
     const live = await seedDemoLiveMonitoring(tx as Tx, demoHospitals, now)
     const added = [

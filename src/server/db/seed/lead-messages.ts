@@ -16,7 +16,8 @@ import { DAY_MS, IST_OFFSET_MS, pick, type Rng, weighted } from './patients'
 /**
  * The communications of one demo lead: a system note when an ad or an import brought it,
  * then calls, WhatsApp and SMS from the assignee and replies from the lead, in an order that
- * tells its status' story. Outbound ones are moved into clinic hours where they fit.
+ * tells its status' story, moved into clinic hours where they fit. Its WhatsApp replies are
+ * stored again through the webhook's path by the messaging seed (messaging-inbound.ts).
  */
 
 type NewCommunication = typeof communications.$inferInsert & { leadId: string }
@@ -188,10 +189,8 @@ export function converse(
   steps.forEach((step, i) => {
     const upper =
       i + 1 < times.length ? (times[i + 1] as number) : Math.min(c.now, c.convertedAt ?? c.now)
-    const at =
-      step.direction === 'outbound'
-        ? inClinicHours(times[i] as number, upper, rng)
-        : (times[i] as number)
+    // Replies too: the demo's day is the clinic's (issue 40), a reply in its hours.
+    const at = inClinicHours(times[i] as number, upper, rng)
     const recent = c.now - at < 2 * DAY_MS
     const unread = step.direction === 'inbound' && i === steps.length - 1 && recent && rng() < 0.35
     add(step, at, step.direction === 'inbound' && !unread ? at + (2 + rng() * 90) * MINUTE : null)

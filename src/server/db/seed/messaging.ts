@@ -2,17 +2,27 @@ import { and, asc, inArray, isNotNull, lt, sql } from 'drizzle-orm'
 import type { Tx } from '../client'
 import { hospitals } from '../schema/hospitals'
 import { communications, leads } from '../schema/leads'
-import { consentRecords, notificationSettings, reminders } from '../schema/messaging'
-import { patients } from '../schema/patients'
+import { notificationSettings } from '../schema/messaging'
+import type { WorkingHours } from '../../../shared/scheduling'
 import { ensureSpecTemplates } from '../../modules/messaging-settings/spec-templates'
+import {
+  recordFormOptIn,
+  recordStaffOptOut,
+  replayLeadReplies,
+  seedPaymentReminders,
+  storeDemoReply,
+} from './messaging-inbound'
+import { localTimeIn, workingHoursAgo } from './seed-hours'
 
 /**
  * The demo's messaging (issue 25), per demo hospital: the spec's templates, notification
- * settings, a few consent records (one lead opted out), pending appointment and payment
- * reminders, and messages through the sandbox with every outcome: sent, delivered, read,
- * failed (with the reason in plain words), and WhatsApp replies, two of them unread. Runs in the
- * demo seed's transaction; a hospital that has notification settings already is left alone, so
- * it is idempotent. Deterministic but for ids and dates (relative to `now`).
+ * settings, consent records (one lead replied STOP), pending payment reminders, and messages
+ * through the sandbox with every outcome: sent, delivered, read, failed (with the reason in
+ * plain words), and WhatsApp replies, two of them unread. What a sending rule reads (replies,
+ * so the 24-hour window; consents; reminders) is written through production's services
+ * (messaging-inbound.ts, issue 40). Runs in the demo seed's transaction; a hospital that has
+ * notification settings already is left alone, so it is idempotent. Deterministic but for ids
+ * and dates (relative to `now`, in the hospital's working hours and zone).
  */
 
 const HOUR = 3_600_000
@@ -113,8 +123,19 @@ async function asTenant(tx: Tx, hospitalId: string) {
   )
 }
 
-async function seedHospital(tx: Tx, hospitalId: string, clinic: string, now: Date) {
+interface HospitalCtx {
+  hospitalId: string
+  clinic: string
+  now: Date
+  timeZone: string
+  hours: WorkingHours
+}
+
+async function seedHospital(tx: Tx, h: HospitalCtx) {
+  const { hospitalId, clinic, now } = h
   await ensureSpecTemplates(tx, hospitalId)
+  // The lead seed's replies, through the webhook's path first (they are older than ours).
+  await replayLeadReplies(tx, hospitalId)
   // Leads waiting for an answer, assigned, older than the oldest demo message and with few
   // messages so far (the lead seed's rules: seed-lead-rules.ts).
   const few = sql`(select count(*) from ${communications} c where c.hospital_id = ${leads.hospitalId} and c.lead_id = ${leads.id}) <= 2`
@@ -138,12 +159,25 @@ async function seedHospital(tx: Tx, hospitalId: string, clinic: string, now: Dat
     )
     .orderBy(asc(leads.phone))
     .limit(outbound.length + 1)
-  const at = (hoursAgo: number) => new Date(now.getTime() - hoursAgo * HOUR)
+  // Relative to now, in the hospital's working hours; the longer ago, the earlier in a moved
+  // evening (a reply stays after the message it answers).
+  const at = (hoursAgo: number) =>
+    workingHoursAgo(now, hoursAgo, h.hours, h.timeZone, 10 + Math.round(hoursAgo * 4))
+  // A patient's reply: in working hours when that keeps it recent, else when they wrote it
+  // (patients write at any hour): the demo's replies of the last hours always open the 24-hour
+  // WhatsApp window, whatever the time the demo starts (issue 40 item 1).
+  const replyAt = (hoursAgo: number) => {
+    const moved = at(hoursAgo)
+    return now.getTime() - moved.getTime() < 20 * HOUR
+      ? moved
+      : new Date(now.getTime() - hoursAgo * HOUR)
+  }
   const rows: (typeof communications.$inferInsert)[] = []
   outbound.forEach((m, i) => {
     const p = people[i]
     if (!p) return
     const to = m.channel === 'email' ? (p.email ?? `${p.phone.slice(-4)}@example.in`) : p.phone
+    const sentAt = at(m.hoursAgo)
     rows.push({
       hospitalId,
       leadId: p.id,
@@ -163,31 +197,24 @@ async function seedHospital(tx: Tx, hospitalId: string, clinic: string, now: Dat
       failureCode: m.failure?.code ?? null,
       failureReason: m.failure?.reason ?? null,
       sandbox: true,
-      createdAt: at(m.hoursAgo),
-      statusChangedAt: at(m.hoursAgo - 0.1),
+      createdAt: sentAt,
+      statusChangedAt: new Date(Math.min(now.getTime(), sentAt.getTime() + 6 * 60_000)),
     })
   })
+  if (rows.length) await tx.insert(communications).values(rows)
   for (const r of replies) {
     const p = people[r.to]
     if (!p) continue
-    rows.push({
+    const received = replyAt(r.hoursAgo)
+    await storeDemoReply(tx, {
       hospitalId,
-      leadId: p.id,
-      patientId: p.patientId,
-      type: 'whatsapp',
-      direction: 'inbound',
-      content: r.text,
-      status: 'received',
-      contactAddress: p.phone,
-      provider: 'sandbox',
-      providerMessageId: `sbx_demo_in_${r.to + 1}`,
-      sandbox: true,
-      readAt: r.read ? at(r.hoursAgo - 0.5) : null,
-      createdAt: at(r.hoursAgo),
-      statusChangedAt: at(r.hoursAgo),
+      phone: p.phone,
+      text: r.text,
+      at: received,
+      readAt: r.read ? new Date(Math.min(now.getTime(), received.getTime() + 20 * 60_000)) : null,
+      messageId: `sbx_demo_in_${r.to + 1}`,
     })
   }
-  if (rows.length) await tx.insert(communications).values(rows)
   const ids = sql`(${sql.join(
     [...people.map((p) => sql`${p.id}::uuid`), sql`null::uuid`],
     sql`, `,
@@ -199,95 +226,37 @@ async function seedHospital(tx: Tx, hospitalId: string, clinic: string, now: Dat
           where type <> 'system' and lead_id in ${ids} group by lead_id) c
     where ${leads.id} = c.lead_id and ${leads.hospitalId} = ${hospitalId}`)
 
-  // Consent: opt-ins given on the enquiry form, and one lead who replied STOP.
-  const consents: (typeof consentRecords.$inferInsert)[] = people.slice(0, 3).map((p, i) => ({
-    hospitalId,
-    channel: 'whatsapp' as const,
-    contactAddress: p.phone,
-    action: 'opt_in' as const,
-    method: 'form' as const,
-    noticeVersion: 'messaging-notice-v1',
-    createdAt: at(24 * (10 + i)),
-  }))
+  // Consent: opt-ins given on the enquiry form, and one lead who replied STOP (stored as the
+  // webhook stores it: the keyword records the opt-out) and asked staff to stop SMS too.
+  for (const [i, p] of people.slice(0, 3).entries()) {
+    await recordFormOptIn(tx, { hospitalId, phone: p.phone, at: at(24 * (10 + i)) })
+  }
   const stop = people[outbound.length]
   if (stop) {
-    consents.push(
-      {
-        hospitalId,
-        channel: 'whatsapp',
-        contactAddress: stop.phone,
-        action: 'opt_in',
-        method: 'form',
-        noticeVersion: 'messaging-notice-v1',
-        createdAt: at(24 * 20),
-      },
-      {
-        hospitalId,
-        channel: 'whatsapp',
-        contactAddress: stop.phone,
-        action: 'opt_out',
-        method: 'keyword',
-        createdAt: at(24 * 2),
-      },
-      {
-        hospitalId,
-        channel: 'sms',
-        contactAddress: stop.phone,
-        action: 'opt_out',
-        method: 'staff',
-        createdAt: at(24 * 2),
-      },
-    )
+    await recordFormOptIn(tx, { hospitalId, phone: stop.phone, at: at(24 * 20) })
+    const stoppedAt = at(24 * 2)
+    await storeDemoReply(tx, {
+      hospitalId,
+      phone: stop.phone,
+      text: 'STOP',
+      at: stoppedAt,
+      readAt: new Date(stoppedAt.getTime() + 15 * 60_000),
+      messageId: 'sbx_demo_in_stop',
+    })
+    await recordStaffOptOut(tx, {
+      hospitalId,
+      channel: 'sms',
+      address: stop.phone,
+      at: new Date(stoppedAt.getTime() + 20 * 60_000),
+    })
   }
-  if (consents.length) await tx.insert(consentRecords).values(consents)
 
-  // Pending reminders for existing patients: appointments and a payment.
-  const pts = await tx
-    .select({ id: patients.id, name: patients.name, email: patients.email })
-    .from(patients)
-    .orderBy(asc(patients.createdAt), asc(patients.id))
-    .limit(4)
-  const plan = [
-    {
-      type: 'appointment' as const,
-      inDays: 1,
-      text: (n: string) =>
-        `Appointment reminder for ${n}: tomorrow at 11:00 AM. Please arrive 10 minutes early.`,
-    },
-    {
-      type: 'payment' as const,
-      inDays: 0,
-      text: (n: string) => `Payment reminder for ${n}: ₹1,500 is due for the last consultation.`,
-    },
-    {
-      type: 'appointment' as const,
-      inDays: 2,
-      text: (n: string) =>
-        `Appointment reminder for ${n}: follow-up visit the day after tomorrow at 5:30 PM.`,
-    },
-    {
-      type: 'payment' as const,
-      inDays: 3,
-      text: (n: string) => `Payment reminder for ${n}: ₹2,750 for the lab tests is pending.`,
-    },
-  ]
-  const due = pts.flatMap((p, i) => {
-    const r = plan[i]
-    return r
-      ? [
-          {
-            hospitalId,
-            type: r.type,
-            message: r.text(p.name),
-            channel: p.email ? ('email' as const) : ('sms' as const),
-            patientId: p.id,
-            dueAt: new Date(now.getTime() + r.inDays * DAY),
-            createdAt: now,
-          },
-        ]
-      : []
+  // Pending payment reminders, due in working hours (appointment ones: the appointments demo).
+  await seedPaymentReminders(tx, {
+    hospitalId,
+    now,
+    dueAt: (days) => localTimeIn(now, days, '10:30', h.timeZone),
   })
-  if (due.length) await tx.insert(reminders).values(due)
 
   // Last: it marks the hospital's messaging demo as done.
   await tx.insert(notificationSettings).values({ hospitalId })
@@ -304,7 +273,12 @@ export async function seedDemoMessaging(
 ): Promise<boolean> {
   await tx.execute(sql`set local role none`)
   const rows = await tx
-    .select({ id: hospitals.id, email: hospitals.email })
+    .select({
+      id: hospitals.id,
+      email: hospitals.email,
+      timeZone: hospitals.timeZone,
+      hours: hospitals.workingHours,
+    })
     .from(hospitals)
     .where(
       inArray(
@@ -321,7 +295,13 @@ export async function seedDemoMessaging(
       .select({ id: notificationSettings.hospitalId })
       .from(notificationSettings)
     if (done) continue
-    await seedHospital(tx, row.id, h.name.split(',')[0] ?? h.name, now)
+    await seedHospital(tx, {
+      hospitalId: row.id,
+      clinic: h.name.split(',')[0] ?? h.name,
+      now,
+      timeZone: row.timeZone,
+      hours: row.hours,
+    })
     changed = true
   }
   return changed

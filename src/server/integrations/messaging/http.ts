@@ -1,4 +1,5 @@
 import type { SendResult } from './provider'
+import { APP_VERSION } from '../../../shared/version'
 
 /** A send's refusal. */
 export type SendFailure = Extract<SendResult, { ok: false }>
@@ -39,7 +40,7 @@ const UNREACHED = new Set([
 export const MAX_ANSWER_BYTES = 1024 * 1024
 
 /** Who is calling, in the product/x.y.z form Meta's contract asks of a User-Agent. */
-export const USER_AGENT = 'ArogyaCRM/0.1.0'
+export const USER_AGENT = `ArogyaCRM/${APP_VERSION}`
 
 export async function httpCall(
   url: string,

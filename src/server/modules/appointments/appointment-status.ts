@@ -17,6 +17,9 @@ const label: Record<AppointmentStatus, string> = {
   'no-show': 'no-show',
 }
 
+/** Moves that record what happened at the visit: only once its start has passed (issue 40). */
+const startedOnly = new Set<AppointmentStatus>(['completed', 'no-show'])
+
 export const REASON_ONLY_FOR_CANCEL = 'A reason can only be given when cancelling'
 
 /** The 409 for a move the state machine forbids, naming both states. */
@@ -29,7 +32,7 @@ export function invalidTransition(from: AppointmentStatus, to: AppointmentStatus
 
 /**
  * PATCH /api/appointments/:id with a status: the spec's transitions (shared/scheduling.ts),
- * `no-show` only once the start has passed, `cancelled` with an optional reason. A closed
+ * `completed` and `no-show` only once the start has passed, `cancelled` with an optional reason. A closed
  * appointment's pending reminders are cancelled. Row-locked, so two concurrent changes are
  * serialised and the second is judged against the first's result. Audited.
  */
@@ -51,7 +54,7 @@ export async function changeAppointmentStatus(
     const current = await findAppointment(tx, opts.id, true)
     if (!canMoveAppointment(current.status, opts.status))
       throw invalidTransition(current.status, opts.status)
-    if (opts.status === 'no-show' && current.startsAt.getTime() > now.getTime())
+    if (startedOnly.has(opts.status) && current.startsAt.getTime() > now.getTime())
       throw invalidTransition(current.status, opts.status, ' before its start time')
     const [updated] = await tx
       .update(appointments)

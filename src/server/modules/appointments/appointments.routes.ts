@@ -1,17 +1,20 @@
 import type { FastifyInstance } from 'fastify'
 import {
+  appointmentAvailabilityQuery,
   appointmentStatusInput,
   createAppointmentInput,
   editAppointmentInput,
   listAppointmentsQuery,
 } from '../../../shared/schemas/appointments'
 import { uuidParam } from '../../../shared/schemas/common'
+import { TOTAL_COUNT_HEADER } from '../../../shared/total-count'
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
 import { editAppointment } from './appointment-edit'
 import { changeAppointmentStatus } from './appointment-status'
-import { getAppointment, listAppointments, upcomingAppointments } from './appointments.queries'
+import { getAppointment, listAppointmentsPage, upcomingAppointments } from './appointments.queries'
+import { doctorAvailability } from './availability'
 import { createAppointment } from './appointments.service'
 import { listDoctors } from './context'
 import { registerAppointmentJobs } from './reminder-job'
@@ -22,10 +25,20 @@ export function appointmentsRoutes(app: FastifyInstance, { db }: { db: AppDb }):
   const read = { config: requirePermission('appointments:read') }
   const write = { config: requirePermission('appointments:write') }
 
-  app.get('/api/appointments', read, async (req) => {
+  app.get('/api/appointments', read, async (req, reply) => {
     const who = actingMember(req)
     const query = parse(listAppointmentsQuery, req.query, 'query')
-    return listAppointments({ db, ...who, ...query })
+    // The spec's answer stays an array; a paged request (when/page) also gets the total.
+    const paged = query.when !== undefined || query.page !== undefined
+    const page = await listAppointmentsPage({ db, ...who, ...query, count: paged })
+    if (paged) void reply.header(TOTAL_COUNT_HEADER, String(page.total))
+    return page.items
+  })
+
+  app.get('/api/appointments/availability', read, async (req) => {
+    const who = actingMember(req)
+    const query = parse(appointmentAvailabilityQuery, req.query, 'query')
+    return doctorAvailability({ db, ...who, ...query })
   })
 
   app.get('/api/appointments/upcoming', read, async (req) => {

@@ -1,6 +1,6 @@
 import { and, asc, eq, gt, inArray, lt, ne, sql } from 'drizzle-orm'
 import { formatDate, formatTime } from '../../../shared/dates'
-import { activeAppointmentStatuses } from '../../../shared/scheduling'
+import { slotHoldingStatuses } from '../../../shared/scheduling'
 import type { Tx } from '../../db/client'
 import { appointments } from '../../db/schema/appointments'
 import { AppError } from '../../http/app-error'
@@ -34,7 +34,10 @@ export function clashError(
   return new AppError('APPOINTMENT_CLASH', message, [{ path: 'time', message }])
 }
 
-/** The doctor's first active appointment overlapping [startsAt, endsAt), other than `exceptId`. */
+/**
+ * The doctor's first appointment holding time (slotHoldingStatuses: completed and no-show too)
+ * overlapping [startsAt, endsAt), other than `exceptId`.
+ */
 export async function findClash(
   tx: Tx,
   slot: { doctorId: string; startsAt: Date; endsAt: Date; exceptId?: string | undefined },
@@ -45,7 +48,7 @@ export async function findClash(
     .where(
       and(
         eq(appointments.doctorId, slot.doctorId),
-        inArray(appointments.status, [...activeAppointmentStatuses]),
+        inArray(appointments.status, [...slotHoldingStatuses]),
         lt(appointments.startsAt, slot.endsAt),
         gt(appointments.endsAt, slot.startsAt),
         slot.exceptId ? ne(appointments.id, slot.exceptId) : undefined,
@@ -60,7 +63,9 @@ export async function findClash(
  * Runs a write that may violate appointments_no_overlap inside a savepoint, so that on a
  * clash the transaction is still usable: it is rolled back to the savepoint, the clashing
  * appointment (committed by the winner, which the constraint waited for) is read, and the 409
- * names its slot.
+ * names its slot. A completed or no-show appointment in the slot is refused first (findClash):
+ * the constraint covers open appointments only, and a closed one never reopens, so this check
+ * cannot be raced (an appointment only leaves slotHoldingStatuses by being cancelled).
  */
 export async function withoutClash<T>(
   tx: Tx,
@@ -68,6 +73,8 @@ export async function withoutClash<T>(
   clash: { doctorName: string | null | undefined; timeZone: string },
   write: () => Promise<T>,
 ): Promise<T> {
+  const held = await findClash(tx, slot)
+  if (held) throw clashError(clash.doctorName, held, clash.timeZone)
   // One name is enough: PostgreSQL rolls back to (and releases) the latest savepoint of a name.
   await tx.execute(sql`savepoint appointment_write`)
   try {

@@ -3,7 +3,7 @@ import type {
   BackupConfiguration,
   CreateBackupConfigurationInput,
 } from '../../../shared/schemas/backup'
-import type { AppDb } from '../../db/client'
+import type { AppDb, Tx } from '../../db/client'
 import { backupConfigurations } from '../../db/schema/backups'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
@@ -46,36 +46,43 @@ export async function createConfiguration(
   who: Who,
   input: CreateBackupConfigurationInput,
 ): Promise<BackupConfiguration> {
-  return withTenant(db, who, async (tx) => {
-    const drive = input.backupType === 'gdrive'
-    const [row] = await tx
-      .insert(backupConfigurations)
-      .values({
-        hospitalId: who.hospitalId,
-        backupType: input.backupType,
-        frequency: input.frequency,
-        dataTypes: orderTypes(input.dataTypes),
-        gdriveAccessTokenEnc:
-          drive && input.gdriveAccessToken
-            ? encryptSecret(input.gdriveAccessToken, driveContext(who.hospitalId))
-            : null,
-        gdriveFolderId: drive ? input.gdriveFolderId || null : null,
-        isActive: input.isActive ?? true,
-        createdBy: who.userId,
-      })
-      .returning()
-    if (!row) throw new Error('backup configuration: no row returned')
-    await recordAudit(tx, {
+  return withTenant(db, who, (tx) => insertConfiguration(tx, who, input))
+}
+
+/** createConfiguration inside a tenant transaction (the demo seed's too). */
+export async function insertConfiguration(
+  tx: Tx,
+  who: Who,
+  input: CreateBackupConfigurationInput,
+): Promise<BackupConfiguration> {
+  const drive = input.backupType === 'gdrive'
+  const [row] = await tx
+    .insert(backupConfigurations)
+    .values({
       hospitalId: who.hospitalId,
-      actorUserId: who.userId,
-      impersonatorUserId: who.impersonatorUserId,
-      action: 'backup.configuration_created',
-      entityType: 'backup_configuration',
-      entityId: row.id,
-      summary: `Created a ${row.frequency} ${row.backupType} backup of ${row.dataTypes.join(', ')}`,
+      backupType: input.backupType,
+      frequency: input.frequency,
+      dataTypes: orderTypes(input.dataTypes),
+      gdriveAccessTokenEnc:
+        drive && input.gdriveAccessToken
+          ? encryptSecret(input.gdriveAccessToken, driveContext(who.hospitalId))
+          : null,
+      gdriveFolderId: drive ? input.gdriveFolderId || null : null,
+      isActive: input.isActive ?? true,
+      createdBy: who.userId,
     })
-    return configView(row, false)
+    .returning()
+  if (!row) throw new Error('backup configuration: no row returned')
+  await recordAudit(tx, {
+    hospitalId: who.hospitalId,
+    actorUserId: who.userId,
+    impersonatorUserId: who.impersonatorUserId,
+    action: 'backup.configuration_created',
+    entityType: 'backup_configuration',
+    entityId: row.id,
+    summary: `Created a ${row.frequency} ${row.backupType} backup of ${row.dataTypes.join(', ')}`,
   })
+  return configView(row, false)
 }
 
 export async function updateConfiguration(

@@ -1,6 +1,8 @@
 import PDFDocument from 'pdfkit'
 import QRCode from 'qrcode'
+import { paymentMethodLabels } from '../../../shared/billing'
 import { formatCalendarDate, formatDate } from '../../../shared/dates'
+import { gstTotalRows, invoiceGstSummary, placeOfSupplyLabel } from '../../../shared/gst-summary'
 import { upiPayUri } from '../../../shared/invoice-math'
 import { formatMoney } from '../../../shared/money'
 import type { InvoiceDetail } from '../../../shared/schemas/billing'
@@ -65,8 +67,10 @@ const COLUMNS = [
 
 /**
  * The invoice as a real A4 PDF (pdfkit): the hospital (name, address, GSTIN when set), 'Tax
- * Invoice' or 'Bill of Supply', number and dates, the patient, the lines (SAC/HSN, quantity,
- * rate, discount, GST rate, amount), CGST + SGST or IGST, totals, the amount in words, and,
+ * Invoice' or 'Bill of Supply', number and dates, the patient (name, address, place of supply as
+ * 'Maharashtra (27)'), the lines (SAC/HSN, quantity, rate, discount, GST rate, amount), the
+ * shared GST rows (exempt and taxable value, CGST + SGST or IGST with their rates), totals, the
+ * amount in words, the payments (date, amount, method, reference), and,
  * when the hospital has a UPI id and a balance is due, a QR code of the UPI link for it.
  */
 export async function renderInvoicePdf(invoice: InvoiceDetail, timeZone: string): Promise<Buffer> {
@@ -123,9 +127,10 @@ export async function renderInvoicePdf(invoice: InvoiceDetail, timeZone: string)
   // The patient.
   doc.font('bold').fontSize(10).text('Billed to', M, y)
   doc.font('regular').text(invoice.patientName)
-  const place = invoice.patientStateCode ?? h.stateCode
-  if (place)
-    doc.fillColor(GREY).fontSize(9).text(`Place of supply: state code ${place}`).fillColor('black')
+  doc.fontSize(9)
+  if (invoice.patientAddress) doc.text(invoice.patientAddress, { width: 300 })
+  const place = placeOfSupplyLabel(invoice.patientStateCode ?? h.stateCode)
+  if (place) doc.fillColor(GREY).text(`Place of supply: ${place}`).fillColor('black')
   y = doc.y + 12
 
   // The lines.
@@ -170,13 +175,11 @@ export async function renderInvoicePdf(invoice: InvoiceDetail, timeZone: string)
   }
 
   // Totals.
-  const totals: [string, number][] = [['Subtotal', invoice.subtotal]]
-  if (invoice.discountTotal) totals.push(['Discount', -invoice.discountTotal])
-  totals.push(['Taxable value', invoice.taxableTotal])
-  if (invoice.kind === 'tax_invoice') {
-    if (invoice.igst) totals.push(['IGST', invoice.igst])
-    else totals.push(['CGST', invoice.cgst], ['SGST', invoice.sgst])
-  }
+  // The shared rows (as on the preview and View Details): exempt and taxable value apart, a Bill
+  // of Supply with no taxable value, CGST + SGST or IGST with their rates.
+  const totals = gstTotalRows(invoiceGstSummary(invoice), invoice).map(
+    (r) => [r.label, r.value] as const,
+  )
   if (y > 640) {
     doc.addPage()
     y = M
@@ -236,6 +239,24 @@ export async function renderInvoicePdf(invoice: InvoiceDetail, timeZone: string)
     left = doc.y
   }
   y = Math.max(y, left) + 14
+  if (invoice.payments.length > 0) {
+    if (y > 720) {
+      doc.addPage()
+      y = M
+    }
+    doc.font('bold').fontSize(9).text('Payments', M, y)
+    doc.font('regular')
+    for (const p of invoice.payments) {
+      const parts = [
+        formatDate(p.paidAt, timeZone),
+        formatMoney(p.amount),
+        paymentMethodLabels[p.method],
+        ...(p.reference ? [`Ref. ${p.reference}`] : []),
+      ]
+      doc.text(parts.join(' · '), { width: WIDTH })
+    }
+    y = doc.y + 8
+  }
   if (invoice.status === 'cancelled') {
     doc
       .font('bold')

@@ -1,8 +1,10 @@
 import { and, asc, eq, inArray } from 'drizzle-orm'
 import { amountInWords } from '../../../shared/amount-in-words'
+import { invoiceGstSummary } from '../../../shared/gst-summary'
 import type { Invoice, InvoiceDetail } from '../../../shared/schemas/billing'
 import type { Tx } from '../../db/client'
 import { invoiceLines, invoices, payments } from '../../db/schema/billing'
+import { patients } from '../../db/schema/patients'
 import { notFound } from '../../http/app-error'
 import type { HospitalBilling } from './hospital-billing'
 
@@ -94,7 +96,13 @@ export async function loadInvoiceDetail(
     .from(payments)
     .where(and(eq(payments.invoiceId, id)))
     .orderBy(asc(payments.paidAt), asc(payments.id))
-  return { row, detail: toDetail(row, lines, paid, hospital) }
+  const [patient] = row.patientId
+    ? await tx
+        .select({ address: patients.address })
+        .from(patients)
+        .where(eq(patients.id, row.patientId))
+    : []
+  return { row, detail: toDetail(row, lines, paid, hospital, patient?.address ?? null) }
 }
 
 function toDetail(
@@ -102,7 +110,17 @@ function toDetail(
   lines: LineRow[],
   paid: (typeof payments.$inferSelect)[],
   hospital: HospitalBilling,
+  patientAddress: string | null,
 ): InvoiceDetail {
+  // The GST figures from the lines through the one shared function (not the stored columns, which
+  // a restored older backup may have computed otherwise): the same as the client and the PDF.
+  const gst = invoiceGstSummary({
+    lines,
+    patientStateCode: row.patientStateCode,
+    hospital: { stateCode: hospital.stateCode },
+    cgst: row.cgst,
+    igst: row.igst,
+  })
   return {
     ...toInvoice(
       row,
@@ -123,10 +141,11 @@ function toDetail(
     })),
     subtotal: row.subtotal,
     discountTotal: row.discountTotal,
-    taxableTotal: row.taxableTotal,
-    cgst: row.cgst,
-    sgst: row.sgst,
-    igst: row.igst,
+    taxableTotal: gst.taxableValue,
+    exemptTotal: gst.exemptValue,
+    cgst: gst.cgst,
+    sgst: gst.sgst,
+    igst: gst.igst,
     amountInWords: amountInWords(row.amount),
     payments: paid.map((p) => ({
       id: p.id,
@@ -137,6 +156,7 @@ function toDetail(
     })),
     notes: row.notes,
     patientStateCode: row.patientStateCode,
+    patientAddress: patientAddress?.trim() ? patientAddress.trim() : null,
     hospital: {
       name: hospital.name,
       address: hospital.address,

@@ -23,7 +23,8 @@ function assertOpen(status: string, to: 'paid' | 'cancelled'): void {
 
 /**
  * PATCH /api/invoices/:id/status. Mark Paid records a payment (method, reference, amount: the
- * balance by default); less than the balance keeps the invoice pending or overdue, the rest
+ * balance by default; the spec's `{ "status": "paid" }` alone pays the balance with the method
+ * 'unspecified'); less than the balance keeps the invoice pending or overdue, the rest
  * makes it paid (paid_at). More than the balance is refused. Cancel needs a reason, keeps the
  * number, and is refused once money was received (that needs a refund, not a cancellation).
  * The row is locked first, so two cashiers cannot both take the last balance.
@@ -84,7 +85,7 @@ export async function updateInvoiceStatus(
         .where(eq(invoices.id, row.id))
       await audit(
         full ? 'invoice.paid' : 'invoice.payment_recorded',
-        `${full ? 'Paid' : 'Part payment on'} invoice ${row.invoiceNumber}: ${formatMoney(amount)} by ${change.method}`,
+        `${full ? 'Paid' : 'Part payment on'} invoice ${row.invoiceNumber}: ${formatMoney(amount)} ${change.method === 'unspecified' ? '(method not specified)' : `by ${change.method}`}`,
       )
     } else {
       assertOpen(row.status, 'cancelled')

@@ -12,6 +12,7 @@ import { doctorLabel, hospitalContext } from '../appointments/context'
 import { recordAudit } from '../audit/audit.service'
 import { patientLimit } from '../patients/patients.service'
 import { bookingCodeMatches, type CodeKey } from './booking-code'
+import { bookingConfirmationText, queueBookingConfirmation } from './booking-confirmation-message'
 import { takeConfirmQuota } from './booking-limits'
 import { slotText } from './booking-holds.service'
 import { hospitalBySlug, hospitalDoctors, pageSettings } from './booking.queries'
@@ -114,13 +115,29 @@ export async function confirmBooking(opts: {
         .update(bookingHolds)
         .set({ confirmedAt: sql`now()`, appointmentId: appointment.id })
         .where(eq(bookingHolds.id, h.id))
+      const dateLabel = formatDate(h.startsAt, hospital.timeZone)
+      const timeLabel = formatTime(h.startsAt, hospital.timeZone)
+      const doctor = doctorLabel(doctorName)
+      const sent = await queueBookingConfirmation(tx, {
+        hospital,
+        patientId: patient.id,
+        hold: { id: h.id, name: h.name, phone: h.phone, channel: h.channel },
+        content: bookingConfirmationText({
+          hospitalName: hospital.name,
+          dateLabel,
+          timeLabel,
+          serviceName: hold.serviceName,
+          doctorName: doctor,
+          clinicPhone: hospital.phone,
+        }),
+      })
       await recordAudit(tx, {
         hospitalId: hospital.id,
         actorUserId: null,
         action: 'booking.confirmed',
         entityType: 'booking_hold',
         entityId: h.id,
-        summary: `Online booking confirmed: ${slotText(h.startsAt, h.endsAt, hospital.timeZone)} for ${patient.name}${patient.created ? ' (new patient)' : ''}`,
+        summary: `Online booking confirmed: ${slotText(h.startsAt, h.endsAt, hospital.timeZone)} for ${patient.name}${patient.created ? ' (new patient)' : ''}${sent ? '' : '; no confirmation message could be sent'}`,
       })
       return {
         kind: 'booked',
@@ -128,15 +145,17 @@ export async function confirmBooking(opts: {
           appointmentId: appointment.id,
           hospitalName: hospital.name,
           serviceName: hold.serviceName,
-          doctorName: doctorLabel(doctorName),
+          doctorName: doctor,
           // What the visitor typed: a stored name is never shown on the public page.
           patientName: h.name,
           startsAt: h.startsAt.toISOString(),
           endsAt: h.endsAt.toISOString(),
-          dateLabel: formatDate(h.startsAt, hospital.timeZone),
-          timeLabel: formatTime(h.startsAt, hospital.timeZone),
+          dateLabel,
+          timeLabel,
           timeZone: hospital.timeZone,
           status: 'scheduled',
+          clinicPhone: hospital.phone,
+          confirmationSent: sent !== null,
         },
       }
     },

@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, inArray, isNull, lt, sql } from 'drizzle-orm'
 import type { BookingDoctor, BookingService } from '../../../shared/schemas/booking'
 import {
-  activeAppointmentStatuses,
   BOOKING_CODE_TRIES,
+  slotHoldingStatuses,
   type WorkingHours,
 } from '../../../shared/scheduling'
 import type { AppDb, Tx } from '../../db/client'
@@ -22,6 +22,8 @@ export interface BookingHospital {
   id: string
   name: string
   address: string | null
+  /** The clinic's phone (the confirmation names it: issue 40, item 10). */
+  phone: string | null
   timeZone: string
   slug: string
   workingHours: WorkingHours
@@ -44,6 +46,7 @@ export async function hospitalBySlug(db: AppDb, slug: string): Promise<BookingHo
         id: hospitals.id,
         name: hospitals.name,
         address: hospitals.address,
+        phone: hospitals.phone,
         timeZone: hospitals.timeZone,
         slug: hospitals.slug,
         workingHours: hospitals.workingHours,
@@ -130,7 +133,10 @@ export const liveHold = () =>
     gt(bookingHolds.expiresAt, sql`now()`),
   )
 
-/** Each doctor's busy intervals overlapping [from, to): active appointments and live holds. */
+/**
+ * Each doctor's busy intervals overlapping [from, to): every appointment but a cancelled one
+ * (a completed one keeps its slot) and live holds.
+ */
 export async function busyTimes(
   tx: Tx,
   doctorIds: readonly string[],
@@ -149,7 +155,7 @@ export async function busyTimes(
     .where(
       and(
         inArray(appointments.doctorId, ids),
-        inArray(appointments.status, [...activeAppointmentStatuses]),
+        inArray(appointments.status, [...slotHoldingStatuses]),
         lt(appointments.startsAt, range.end),
         gt(appointments.endsAt, range.start),
       ),

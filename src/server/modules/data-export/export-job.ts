@@ -1,5 +1,5 @@
 import { rename, rm, stat } from 'node:fs/promises'
-import { sql } from 'drizzle-orm'
+import { eq, sql } from 'drizzle-orm'
 import { csvLine } from '../../../shared/schemas/lead-import'
 import {
   EXPORT_SCHEMA_VERSION,
@@ -8,6 +8,7 @@ import {
   exportKinds,
 } from '../../../shared/schemas/data-export'
 import type { Tx } from '../../db/client'
+import { hospitals } from '../../db/schema/hospitals'
 import { withPlatform } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { type ClaimedJob, type JobContext, PermanentJobError } from '../../jobs/registry'
@@ -62,6 +63,15 @@ function asPayload(value: unknown): ExportPayload {
     userId: p.userId,
     impersonatorUserId: p.impersonatorUserId ?? null,
   }
+}
+
+/** The hospital's time zone, which dates the download's file name. */
+async function hospitalZone(ctx: JobContext, hospitalId: string): Promise<string> {
+  // Read as the platform: the hospitals table is the platform's.
+  const [row] = await withPlatform(ctx.db, (tx) =>
+    tx.select({ timeZone: hospitals.timeZone }).from(hospitals).where(eq(hospitals.id, hospitalId)),
+  )
+  return row?.timeZone ?? 'Asia/Kolkata'
 }
 
 /** The page's transaction writes timestamps in UTC, whatever the server's zone. */
@@ -274,7 +284,7 @@ export async function runDataExport(job: ClaimedJob, ctx: JobContext): Promise<E
     throw error
   }
   const { size } = await stat(final)
-  const fileName = exportFileName(payload.kind, new Date())
+  const fileName = exportFileName(payload.kind, new Date(), await hospitalZone(ctx, hospitalId))
   const what = payload.kind === 'fhir' ? 'patients as FHIR R4 NDJSON' : "the hospital's data"
   await ctx.withTenant((tx) =>
     recordAudit(tx, {

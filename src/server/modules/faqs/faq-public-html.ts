@@ -42,6 +42,7 @@ function document(title: string, body: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="/favicon.svg" type="image/svg+xml">
 <title>${escapeHtml(title)}</title>
 <meta name="description" content="${escapeHtml(title)}">
 <style>${STYLE}</style>

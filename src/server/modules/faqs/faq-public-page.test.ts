@@ -15,6 +15,12 @@ const faq = (category: 'general' | 'billing', question: string) => ({
 })
 
 describe('the public FAQ page', () => {
+  it("has the app's favicon (issue 40 item 16)", () => {
+    expect(faqNotFoundHtml()).toContain(
+      '<link rel="icon" href="/favicon.svg" type="image/svg+xml">',
+    )
+  })
+
   it('cleans the search: one string, no control characters or lone surrogates, 100 characters', () => {
     expect(publicSearchText(['upi', 'cash'])).toBe('upi')
     expect(publicSearchText({ a: 1 })).toBe('')

@@ -19,7 +19,13 @@ export interface DayActivity {
   leadId: string | null
 }
 
-const CONTACTS = new Set<ActivityType>(['call_start', 'call_end', 'email_sent', 'sms_sent'])
+const CONTACTS = new Set<ActivityType>([
+  'call_start',
+  'call_end',
+  'email_sent',
+  'sms_sent',
+  'whatsapp_sent',
+])
 
 export function workingMinutes(times: readonly Date[], idleGapMs = IDLE_GAP_MS): number {
   const sorted = times.map((t) => t.getTime()).sort((a, b) => a - b)

@@ -190,7 +190,7 @@ export async function overview(a: LiveActor): Promise<OverviewResponse> {
     const [today] = await tx
       .select({
         calls: sql<number>`count(*) filter (where ${activities.activityType} = 'call_start')::int`,
-        messages: sql<number>`count(*) filter (where ${activities.activityType} in ('email_sent', 'sms_sent'))::int`,
+        messages: sql<number>`count(*) filter (where ${activities.activityType} in ('email_sent', 'sms_sent', 'whatsapp_sent'))::int`,
       })
       .from(activities)
       .where(and(gte(activities.occurredAt, start), lt(activities.occurredAt, end)))

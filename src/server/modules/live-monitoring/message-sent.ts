@@ -8,7 +8,7 @@ import { recordActivity } from './activity'
 const ACCEPTED = new Set(['sent', 'delivered', 'read'])
 
 /**
- * email_sent / sms_sent (issue 29): written in the transaction that first moves a staff member's
+ * email_sent / sms_sent / whatsapp_sent (issue 29; WhatsApp since issue 40): written in the transaction that first moves a staff member's
  * outbound email or SMS to an accepted status (the send job, or a provider's callback that got
  * there first). Later callbacks (delivered, read) find it recorded (dedupe key) and add nothing.
  * Bulk and campaign sends count for the staff member who sent them; system messages (reminders,
@@ -27,7 +27,7 @@ export async function recordMessageSent(
   status: string,
 ): Promise<void> {
   if (!ACCEPTED.has(status) || !row.createdByUserId) return
-  if (row.type !== 'email' && row.type !== 'sms') return
+  if (row.type !== 'email' && row.type !== 'sms' && row.type !== 'whatsapp') return
   const [person] = row.patientId
     ? await tx.select({ name: patients.name }).from(patients).where(eq(patients.id, row.patientId))
     : row.leadId
@@ -36,7 +36,7 @@ export async function recordMessageSent(
   await recordActivity(tx, {
     hospitalId: row.hospitalId,
     userId: row.createdByUserId,
-    type: row.type === 'email' ? 'email_sent' : 'sms_sent',
+    type: row.type === 'email' ? 'email_sent' : row.type === 'sms' ? 'sms_sent' : 'whatsapp_sent',
     data: {
       channel: row.type,
       communicationId: row.id,

@@ -1,8 +1,10 @@
+import type { CallEvent } from '../../../shared/schemas/calls'
 import type { CommunicationEvent } from '../../../shared/schemas/messaging-events'
 import { messageEvent } from '../../../shared/schemas/messaging-events'
 import type { Activity, PresenceEvent } from '../../../shared/schemas/live-monitoring'
 import type { Database } from '../../db/client'
 import { listen, type Listening } from '../../db/notify'
+import { callNotice } from '../calls/call-notice'
 import { liveNotice } from '../live-monitoring/live-notice'
 import { createNameCache } from '../live-monitoring/members'
 import { forgetWebhookConfig } from '../messaging-webhooks/config-cache'
@@ -16,6 +18,8 @@ export type HubEvent =
   | { type: 'unread'; data: { count: number } }
   | { type: 'activity'; data: Activity }
   | { type: 'presence'; data: PresenceEvent }
+  /** A voice call's new state (issue 41, calls/call-notice.ts). */
+  | { type: 'call'; data: CallEvent }
   | { type: 'retry' }
   /** A support grant of the hospital was revoked: streams opened under it end (issue 39). */
   | { type: 'support-ended'; grantId: string }
@@ -91,6 +95,12 @@ export async function createMessagingHub(options: HubOptions): Promise<Messaging
     const ended = supportEndedNotice(json)
     if (ended) {
       send(ended.hospitalId, { type: 'support-ended', grantId: ended.grantId })
+      return
+    }
+    // Voice calls (issue 41): a call's new state.
+    const call = callNotice(json)
+    if (call) {
+      send(call.hospitalId, { type: 'call', data: call.call })
       return
     }
     // Live monitoring (issue 29): activities (named here) and presence changes.

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
 import {
   saveMessagingSettingsInput,
   testSendInput,
@@ -6,6 +6,7 @@ import {
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import { publicBase } from '../../http/public-url'
 import type { Mailer } from '../../integrations/email/mailer'
 import type { ProviderUrls } from '../../integrations/messaging/registry'
 import { getMessagingSettings, saveMessagingSettings } from './settings.service'
@@ -13,7 +14,7 @@ import { testSend } from './test-send.service'
 
 export interface MessagingSettingsDeps {
   db: AppDb
-  /** BASE_URL: the webhook addresses Settings shows. */
+  /** BASE_URL (else the request's origin): the webhook addresses Settings shows. */
   baseURL?: string | undefined
   /** Where the providers live (env; tests point them at the fakes). */
   urls: ProviderUrls
@@ -30,17 +31,19 @@ export function messagingSettingsRoutes(app: FastifyInstance, deps: MessagingSet
   const { db, urls } = deps
   const read = { config: requirePermission('hospital:manage') }
   const manage = { config: requirePermission('integrations:manage') }
-  const baseUrl = deps.baseURL ?? 'http://localhost:3000'
+  // The webhook addresses are built like every public URL: BASE_URL, else this request's origin.
+  const base = (req: FastifyRequest) => publicBase(deps.baseURL, req)
 
   app.get('/api/settings/messaging', read, async (req) =>
-    getMessagingSettings({ db, baseUrl, ...actingMember(req) }),
+    getMessagingSettings({ db, publicBase: base(req), ...actingMember(req) }),
   )
 
   app.put('/api/settings/messaging', manage, async (req) => {
     const values = parse(saveMessagingSettingsInput, req.body)
     const graph = { baseUrl: urls.metaGraph, version: urls.metaGraphVersion }
     const { mailer } = deps
-    return saveMessagingSettings({ db, baseUrl, graph, mailer, ...actingMember(req), values })
+    const acting = { ...actingMember(req), publicBase: base(req) }
+    return saveMessagingSettings({ db, graph, mailer, ...acting, values })
   })
 
   app.post('/api/settings/messaging/test', manage, async (req) => {

@@ -200,6 +200,11 @@ export async function resyncTemplates(
       .select()
       .from(messageTemplates)
       .where(eq(messageTemplates.channel, 'whatsapp'))
-    return { checked: named.length, updated, notes, templates: rows.map(toTemplate) }
+    return {
+      checked: named.length,
+      updated,
+      notes,
+      templates: rows.map((r) => toTemplate(r, wa.provider)),
+    }
   })
 }

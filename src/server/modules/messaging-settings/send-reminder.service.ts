@@ -1,12 +1,17 @@
 import { and, eq } from 'drizzle-orm'
-import type { MessageChannel } from '../../../shared/messaging'
+import type { MessageChannel, SpecTemplateKey } from '../../../shared/messaging'
 import type { Tx } from '../../db/client'
 import { leads } from '../../db/schema/leads'
 import { messageTemplates, reminders } from '../../db/schema/messaging'
 import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { optedOut } from '../messaging/consent'
-import { addressFor, lastInboundWhatsapp, opensConversation } from '../messaging/rules'
+import {
+  addressFor,
+  lastInboundWhatsapp,
+  opensConversation,
+  whatsappProviderOf,
+} from '../messaging/rules'
 import { queueMessage } from '../messaging/send.service'
 import { timeZoneOf } from '../leads/leads.stats'
 import { readNotifications } from './notifications.service'
@@ -29,13 +34,24 @@ export interface ReminderSent {
   channel: MessageChannel
 }
 
-async function followUpTemplate(tx: Tx, hospitalId: string, channel: MessageChannel) {
+async function specTemplate(
+  tx: Tx,
+  hospitalId: string,
+  channel: MessageChannel,
+  key: SpecTemplateKey = 'follow-up',
+) {
   await ensureSpecTemplates(tx, hospitalId)
   const [t] = await tx
     .select()
     .from(messageTemplates)
-    .where(and(eq(messageTemplates.channel, channel), eq(messageTemplates.key, 'follow-up')))
+    .where(and(eq(messageTemplates.channel, channel), eq(messageTemplates.key, key)))
   return t ?? null
+}
+
+/** The spec template a stored reminder goes with on WhatsApp (as the reminder job sends it). */
+const reminderTemplateKeys: Partial<Record<string, SpecTemplateKey>> = {
+  appointment: 'appointment-reminder',
+  follow_up: 'follow-up',
 }
 
 /**
@@ -50,16 +66,17 @@ async function bestChannel(
   lead: { phone: string; email: string | null },
 ) {
   const settings = await readNotifications(tx)
+  const provider = await whatsappProviderOf(tx)
   for (const channel of ['whatsapp', 'sms', 'email'] as const) {
     if (channel === 'sms' && !settings.smsEnabled) continue
     if (channel === 'email' && !settings.emailEnabled) continue
     const target = addressFor(channel, lead)
     if ('skip' in target) continue
     if ((await optedOut(tx, channel, [target.address])).size) continue
-    const template = await followUpTemplate(tx, hospitalId, channel)
+    const template = await specTemplate(tx, hospitalId, channel)
     if (channel === 'whatsapp') {
       const open = (await lastInboundWhatsapp(tx, [target.address])).has(target.address)
-      if (!open && !opensConversation(template)) continue
+      if (!open && !opensConversation(template, provider)) continue
     }
     return { channel, template }
   }
@@ -96,6 +113,16 @@ async function sendFollowUp(tx: Tx, opts: ReminderOptions, leadId: string, tz: s
   }
 }
 
+async function storedTemplateId(
+  tx: Tx,
+  hospitalId: string,
+  r: { channel: MessageChannel; type: string },
+): Promise<string | null> {
+  const key = reminderTemplateKeys[r.type]
+  if (r.channel !== 'whatsapp' || !key) return null
+  return (await specTemplate(tx, hospitalId, 'whatsapp', key))?.id ?? null
+}
+
 async function sendStored(tx: Tx, opts: ReminderOptions, id: string): Promise<ReminderSent> {
   const [r] = await tx.select().from(reminders).where(eq(reminders.id, id)).for('update')
   if (!r) throw notFound('Reminder')
@@ -112,6 +139,8 @@ async function sendStored(tx: Tx, opts: ReminderOptions, id: string): Promise<Re
     ...(r.patientId ? { patientId: r.patientId } : { leadId: r.leadId }),
     channel: r.channel,
     content: r.message,
+    // WhatsApp outside the 24-hour window needs the approved template, as the reminder job uses.
+    templateId: await storedTemplateId(tx, opts.hospitalId, r),
     reminderId: r.id,
   })
   await tx

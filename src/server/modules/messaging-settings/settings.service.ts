@@ -30,8 +30,11 @@ export interface SettingsOptions {
   hospitalId: string
   userId: string
   impersonatorUserId?: string | null | undefined
-  /** The public base URL (env BASE_URL): the webhook addresses shown for the providers' consoles. */
-  baseUrl: string
+  /**
+   * The public base (http/public-url.ts: BASE_URL, else the request's trusted origin): the
+   * webhook addresses shown for the providers' consoles.
+   */
+  publicBase: string
 }
 
 /** What a save needs beyond reading: Meta's Graph API (WhatsApp ids are proven) and the mailer. */
@@ -61,7 +64,7 @@ function channelView(row: ConnectionRow | undefined, hospitalId: string, channel
 
 function view(row: ConnectionRow | undefined, opts: SettingsOptions): MessagingSettingsView {
   const config = configFromRow(row, opts.hospitalId)
-  const base = opts.baseUrl.replace(/\/+$/, '')
+  const base = opts.publicBase
   const [whatsapp, sms, email] = channels.map((ch) => ({
     ...channelView(row, opts.hospitalId, ch),
     sandbox: config[ch].provider === 'sandbox',
@@ -75,6 +78,7 @@ function view(row: ConnectionRow | undefined, opts: SettingsOptions): MessagingS
       twilioInbound: `${base}/api/webhooks/twilio/${opts.hospitalId}/inbound`,
       whatsapp: `${base}/api/webhooks/whatsapp`,
       sendgrid: `${base}/api/webhooks/sendgrid/${opts.hospitalId}`,
+      metaLeads: `${base}/api/webhooks/meta`,
     },
   }
 }

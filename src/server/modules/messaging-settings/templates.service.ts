@@ -13,6 +13,7 @@ import { recordAudit } from '../audit/audit.service'
 import { ensureSpecTemplates, specTemplates } from './spec-templates'
 import { checked } from './template-rules'
 import { isUniqueViolation } from '../../db/sql-error'
+import { effectiveApproval, sandboxApproves, whatsappProviderOf } from '../messaging/rules'
 
 export type TemplateRow = typeof messageTemplates.$inferSelect
 
@@ -23,7 +24,11 @@ export interface TemplateOptions {
   impersonatorUserId?: string | null | undefined
 }
 
-export function toTemplate(row: TemplateRow): MessageTemplate {
+/**
+ * A template as the API shows it. `whatsappProvider`: the hospital's ('sandbox' when none is
+ * connected); on the sandbox every WhatsApp template is approved, labelled Sandbox (issue 40).
+ */
+export function toTemplate(row: TemplateRow, whatsappProvider: string): MessageTemplate {
   return {
     id: row.id,
     key: row.key,
@@ -37,9 +42,15 @@ export function toTemplate(row: TemplateRow): MessageTemplate {
     language: row.language,
     variables: row.variables,
     dltTemplateId: row.dltTemplateId,
-    approvalStatus: row.approvalStatus,
+    approvalStatus: effectiveApproval(row, whatsappProvider),
+    sandbox: sandboxApproves(row, whatsappProvider),
     updatedAt: row.updatedAt.toISOString(),
   }
+}
+
+/** The hospital's WhatsApp provider, read in its own tenant transaction. */
+export async function whatsappProviderFor(opts: TemplateOptions): Promise<string> {
+  return withTenant(opts.db, opts, whatsappProviderOf)
 }
 
 async function ensureOnce(tx: Tx, hospitalId: string) {
@@ -54,9 +65,10 @@ async function ensureOnce(tx: Tx, hospitalId: string) {
 export async function listTemplates(
   opts: TemplateOptions & { channel?: MessageChannel | undefined },
 ): Promise<MessageTemplate[]> {
-  const rows = await withTenant(opts.db, opts, async (tx) => {
+  const { rows, whatsapp } = await withTenant(opts.db, opts, async (tx) => {
     await ensureOnce(tx, opts.hospitalId)
-    return tx
+    const whatsapp = await whatsappProviderOf(tx)
+    const rows = await tx
       .select()
       .from(messageTemplates)
       .where(opts.channel ? eq(messageTemplates.channel, opts.channel) : undefined)
@@ -66,8 +78,10 @@ export async function listTemplates(
         asc(messageTemplates.createdAt),
         asc(messageTemplates.name),
       )
+    return { rows, whatsapp }
   })
-  return rows.map(toTemplate)
+  // On the sandbox every WhatsApp template is approved (issue 40): rules.ts effectiveApproval.
+  return rows.map((r) => toTemplate(r, whatsapp))
 }
 
 const NAME_TAKEN = 'A template with this name already exists for this channel'
@@ -137,7 +151,7 @@ export async function createTemplate(
       return created
     },
   )
-  return toTemplate(row)
+  return toTemplate(row, await whatsappProviderFor(opts))
 }
 
 async function findOwn(tx: Tx, id: string): Promise<TemplateRow> {
@@ -194,7 +208,7 @@ export async function updateTemplate(
       return updated
     },
   )
-  return toTemplate(row)
+  return toTemplate(row, await whatsappProviderFor(opts))
 }
 
 export const SPEC_TEMPLATE_UNDELETABLE =

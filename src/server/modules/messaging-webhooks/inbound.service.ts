@@ -13,7 +13,8 @@ import { autoAssign, newLeadPriority, readLeadPolicy } from '../leads/lead-intak
 export interface InboundMessage {
   hospitalId: string
   channel: 'whatsapp' | 'sms'
-  provider: 'twilio' | 'meta'
+  /** 'sandbox': a reply written into the demo (seed/messaging.ts) through this same path. */
+  provider: 'twilio' | 'meta' | 'sandbox'
   providerMessageId: string
   /** The sender as the provider wrote it ('+9198…', '9198…', 'whatsapp:+9198…'). */
   from: string
@@ -23,6 +24,8 @@ export interface InboundMessage {
   /** An opt-out/opt-in the message asks for (keyword or button). */
   consent: KeywordResult | null
   metadata: Record<string, unknown>
+  /** When the provider received it (a webhook: now; the demo seed: its history's time). */
+  receivedAt?: Date | undefined
 }
 
 /** The sender's number, E.164; null when it is not a phone number at all. */
@@ -124,6 +127,8 @@ export async function storeInbound(tx: Tx, message: InboundMessage): Promise<Inb
     )
   if (seen) return { stored: false, reason: 'duplicate' }
   const person = await personOf(tx, message, phone)
+  // A webhook's message is stored at the database's now(); the seed's at its history's time.
+  const at = message.receivedAt
   const [row] = await tx
     .insert(communications)
     .values({
@@ -139,7 +144,9 @@ export async function storeInbound(tx: Tx, message: InboundMessage): Promise<Inb
       contactAddress: phone,
       provider: message.provider,
       providerMessageId: message.providerMessageId,
-      statusChangedAt: new Date(),
+      sandbox: message.provider === 'sandbox',
+      ...(at ? { createdAt: at } : {}),
+      statusChangedAt: at ?? new Date(),
     })
     .onConflictDoNothing()
     .returning({ id: communications.id })
@@ -147,7 +154,12 @@ export async function storeInbound(tx: Tx, message: InboundMessage): Promise<Inb
   if (person.leadId) {
     await tx
       .update(leads)
-      .set({ lastContactAt: sql`greatest(${leads.lastContactAt}, now())`, updatedAt: new Date() })
+      .set({
+        lastContactAt: at
+          ? sql`greatest(${leads.lastContactAt}, ${at.toISOString()}::timestamptz)`
+          : sql`greatest(${leads.lastContactAt}, now())`,
+        updatedAt: new Date(),
+      })
       .where(eq(leads.id, person.leadId))
   }
   if (message.consent) {
@@ -158,6 +170,7 @@ export async function storeInbound(tx: Tx, message: InboundMessage): Promise<Inb
       action: message.consent.action,
       method: message.consent.method,
       communicationId: row.id,
+      at,
     })
   }
   await notifyMessage(tx, {

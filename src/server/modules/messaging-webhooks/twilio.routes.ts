@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { publicRoute } from '../../auth/access'
 import type { AppDb } from '../../db/client'
-import { publicUrl } from './public-url'
+import { publicUrl } from '../../http/public-url'
 import { createRefusalLimiter } from './refusals'
 import { type TwilioParams, twilioInbound, twilioStatus } from './twilio.service'
 
@@ -10,7 +10,7 @@ export const TWILIO_BODY_LIMIT = 64 * 1024
 
 export interface MessagingWebhookDeps {
   db: AppDb
-  /** The public URL Twilio signs (env BASE_URL; public-url.ts). */
+  /** The public URL Twilio signs (env BASE_URL; http/public-url.ts). */
   baseURL?: string | undefined
 }
 
@@ -45,7 +45,7 @@ export function twilioWebhookRoutes(app: FastifyInstance, deps: MessagingWebhook
   const common = (req: FastifyRequest) => ({
     db,
     hospitalId: (req.params as { hospitalId: string }).hospitalId,
-    url: publicUrl(req, deps.baseURL),
+    url: publicUrl(deps.baseURL, req, req.url),
     params: typeof req.body === 'string' ? formParams(req.body) : {},
     signature: req.headers['x-twilio-signature'],
     log: req.log,

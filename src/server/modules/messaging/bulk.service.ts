@@ -120,7 +120,7 @@ async function plan(tx: Tx, hospital: HospitalProfile, values: Values): Promise<
   )
   skipped.opted_out = candidates.filter((c) => out.has(c.address)).length
   candidates = candidates.filter((c) => !out.has(c.address))
-  if (channel === 'whatsapp' && !opensConversation(template)) {
+  if (channel === 'whatsapp' && !opensConversation(template, sending.providers.whatsapp)) {
     const open = await lastInboundWhatsapp(
       tx,
       candidates.map((c) => c.address),

@@ -19,6 +19,8 @@ export interface ConsentInput {
   noticeVersion?: string | null | undefined
   recordedByUserId?: string | null | undefined
   communicationId?: string | null | undefined
+  /** When it was given (the demo seed's history); now by default. */
+  at?: Date | undefined
 }
 
 /** Adds a consent record in the caller's tenant transaction. */
@@ -35,6 +37,7 @@ export async function recordConsent(tx: Tx, input: ConsentInput): Promise<{ id: 
       noticeVersion: input.noticeVersion ?? null,
       recordedByUserId: input.recordedByUserId ?? null,
       communicationId: input.communicationId ?? null,
+      ...(input.at ? { createdAt: input.at } : {}),
     })
     .returning({ id: consentRecords.id })
   if (!row) throw new Error('consent record not stored')

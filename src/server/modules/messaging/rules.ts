@@ -174,14 +174,48 @@ export async function findTemplate(
   return row
 }
 
-/** An approved WhatsApp template that may open a conversation outside the 24-hour window. */
-export function opensConversation(template: TemplateRow | null | undefined): boolean {
+/**
+ * The sandbox stands in for a connected WhatsApp provider whose templates are all approved
+ * (issue 40): with no provider configured, every WhatsApp template is usable as an approved one
+ * (shown with a Sandbox label). With a real provider, only its own approval counts.
+ */
+export function sandboxApproves(
+  template: Pick<TemplateRow, 'channel'>,
+  whatsappProvider: string,
+): boolean {
+  return template.channel === 'whatsapp' && whatsappProvider === 'sandbox'
+}
+
+/** The approval a template has for this hospital now: its provider's, or the sandbox's. */
+export function effectiveApproval(
+  template: Pick<TemplateRow, 'channel' | 'approvalStatus'>,
+  whatsappProvider: string,
+): TemplateRow['approvalStatus'] {
+  return sandboxApproves(template, whatsappProvider) ? 'approved' : template.approvalStatus
+}
+
+/**
+ * A WhatsApp template that may open a conversation outside the 24-hour window: approved by the
+ * hospital's provider (naming the provider's template), or any WhatsApp template on the sandbox.
+ */
+export function opensConversation(
+  template: TemplateRow | null | undefined,
+  whatsappProvider: string,
+): boolean {
+  if (!template || template.channel !== 'whatsapp') return false
+  if (sandboxApproves(template, whatsappProvider)) return true
   return Boolean(
-    template &&
-    template.channel === 'whatsapp' &&
     template.approvalStatus === 'approved' &&
     (template.providerTemplateName || template.contentSid),
   )
+}
+
+/** The hospital's WhatsApp provider ('sandbox' when none is configured), in its transaction. */
+export async function whatsappProviderOf(tx: Tx): Promise<string> {
+  const [row] = await tx
+    .select({ whatsapp: messagingConnections.whatsappProvider })
+    .from(messagingConnections)
+  return row?.whatsapp ?? 'sandbox'
 }
 
 /** A DLT-registered text with the spec's {name} placeholders as DLT's {#var#}. */

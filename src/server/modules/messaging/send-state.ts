@@ -69,7 +69,7 @@ function templateRef(state: SendState, hospital: string): TemplateRef | undefine
   if (!t) return undefined
   const values = fillValues(state.contactName, hospital)
   const variables = t.variables.map((name) => values[name] ?? '')
-  if (t.channel === 'whatsapp' && opensConversation(t)) {
+  if (t.channel === 'whatsapp' && opensConversation(t, state.row.provider ?? 'sandbox')) {
     return {
       name: t.providerTemplateName ?? undefined,
       contentSid: t.contentSid ?? undefined,

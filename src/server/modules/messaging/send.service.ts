@@ -120,7 +120,11 @@ export async function queueMessage(tx: Tx, input: QueueMessageInput): Promise<Co
   }
   const provider = sending.providers[channel]
   const transactionalSandbox = Boolean(input.to) && provider === 'sandbox'
-  if (channel === 'whatsapp' && !opensConversation(template) && !transactionalSandbox) {
+  if (
+    channel === 'whatsapp' &&
+    !opensConversation(template, sending.providers.whatsapp) &&
+    !transactionalSandbox
+  ) {
     const inbound = await lastInboundWhatsapp(tx, [address])
     if (!inbound.has(address)) throw new AppError('OUTSIDE_WINDOW', OUTSIDE_WINDOW_MESSAGE)
   }

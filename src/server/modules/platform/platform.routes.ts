@@ -16,6 +16,7 @@ import type { AppDb } from '../../db/client'
 import type { Mailer } from '../../integrations/email/mailer'
 import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
+import { publicBase } from '../../http/public-url'
 import { listPlatformActivities } from '../audit/platform-audit.service'
 import { createHospital, getHospital, listHospitals, updateHospital } from './hospitals.service'
 import { completeTask, listTasks } from './onboarding.service'
@@ -50,7 +51,7 @@ export function platformRoutes(
     const created = await createHospital({
       db,
       mailer,
-      publicUrl: baseURL ?? `${req.protocol}://${req.host}`,
+      publicUrl: publicBase(baseURL, req),
       userId: actorId(req),
       input,
     })

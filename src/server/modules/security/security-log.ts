@@ -13,6 +13,9 @@ export const securityEventNames = [
   'session.revoked',
   'password.changed',
   'password.change_failed',
+  // Issue 40, item 7: a reset link asked for (the form, or a hospital admin), and a reset done.
+  'password.reset_requested',
+  'password.reset',
   'two_factor.enrolment_started',
   'two_factor.enabled',
   'two_factor.failure',

@@ -1,4 +1,5 @@
 import { type MarketingPage, OG_IMAGE_PATH, SITE_NAME } from '../../../shared/marketing-pages'
+import { publicBase } from '../../http/public-url'
 
 export const escapeHtml = (text: string) =>
   text.replace(
@@ -57,11 +58,9 @@ export function renderMarketingHtml(
     .replace('</head>', `  ${tags.join('\n    ')}\n  </head>`)
 }
 
-/** The public origin: BASE_URL when configured, else the scheme and host the request came to. */
+/** The public base (http/public-url.ts): BASE_URL when configured, else the request's origin. */
 export function requestOrigin(baseURL: string | undefined, protocol: string, host: string): string {
-  if (baseURL) return new URL(baseURL).origin
-  const safeHost = /^[a-z0-9.[\]:-]+$/i.test(host) ? host : 'localhost'
-  return `${protocol === 'https' ? 'https' : 'http'}://${safeHost}`
+  return publicBase(baseURL, { protocol, host })
 }
 
 /** Whether a Cookie header carries a session token (better-auth, cookie prefix 'arogya'). */

@@ -237,7 +237,7 @@ describe('head helpers', () => {
 
   it('prefers BASE_URL and refuses a strange Host header', () => {
     expect(requestOrigin('https://arogya.example/app/', 'http', 'evil')).toBe(
-      'https://arogya.example',
+      'https://arogya.example/app',
     )
     expect(requestOrigin(undefined, 'https', 'crm.example.in:8443')).toBe(
       'https://crm.example.in:8443',

@@ -44,8 +44,9 @@ export const staffPages: Partial<Record<AppPath, StaffPage>> = {
   },
   [appPaths.settings]: {
     modules: ['features/settings/settings-page.tsx'],
-    // The Integrations tab opens first; an admin's cards read the two connections.
-    data: ['/api/settings', '/api/integrations/meta', '/api/settings/messaging'],
+    // The General tab opens first, for every role. The Integrations cards' reads are an admin's
+    // only: preloading them made a receptionist's browser ask and get 403 (issue 40 item 17).
+    data: ['/api/settings'],
   },
   [appPaths.appointments]: { modules: ['features/appointments/appointments-page.tsx'], data: [] },
   [appPaths.billing]: { modules: ['features/billing/billing-page.tsx'], data: [] },

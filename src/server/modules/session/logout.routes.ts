@@ -58,8 +58,10 @@ export function logoutRoutes(app: FastifyInstance, deps: SessionRouteDeps): void
         ip: req.ip,
       })
     }
-    // After the form's POST, 303 makes the browser GET the home page.
-    return reply.redirect('/', req.method === 'POST' ? 303 : 302)
+    // After the form's POST, 303 makes the browser GET the home page; ?next=login (a member's
+    // "Login as Admin", issue 40 item 13) the sign-in page. No other target: no open redirect.
+    const next = (req.query as { next?: unknown } | undefined)?.next === 'login' ? '/login' : '/'
+    return reply.redirect(next, req.method === 'POST' ? 303 : 302)
   }
 
   app.get('/api/logout', { config: publicRoute }, async (req, reply) => {

@@ -15,6 +15,7 @@ import { currentUserAsActing } from '../../auth/hospital-access'
 import { callAuth, callAuthAt, sendAuthResponse, userOf } from '../../auth/forward'
 import { AppError } from '../../http/app-error'
 import { parse } from '../../http/parse'
+import { publicBase } from '../../http/public-url'
 import { recordSecurityEvent } from '../security/security-log'
 import { logoutRoutes } from './logout.routes'
 import type { SessionRouteDeps } from './session.deps'
@@ -84,7 +85,7 @@ export function sessionRoutes(app: FastifyInstance, deps: SessionRouteDeps): voi
             )
           if (res.status >= 400) throw new Error(`send-verification-email answered ${res.status}`)
         },
-        publicUrl: deps.baseURL ?? `${req.protocol}://${req.host}`,
+        publicUrl: publicBase(deps.baseURL, req),
         ip: req.ip,
       })
       return reply.status(202).send({ message: TRIAL_STARTED_MESSAGE })

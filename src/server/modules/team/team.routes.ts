@@ -13,6 +13,7 @@ import type { CachedActor } from '../../auth/access'
 import type { SessionCache } from '../../auth/session-cache'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import { publicBase } from '../../http/public-url'
 import type { Mailer } from '../../integrations/email/mailer'
 import { recordSecurityEvent } from '../security/security-log'
 import { acceptInvitation, lookupInvitation } from './invitation-accept.service'
@@ -28,8 +29,7 @@ export interface TeamRouteDeps {
   baseURL: string | undefined
 }
 
-const publicUrlOf = (req: FastifyRequest, baseURL: string | undefined) =>
-  baseURL ?? `${req.protocol}://${req.host}`
+const publicUrlOf = (req: FastifyRequest, baseURL: string | undefined) => publicBase(baseURL, req)
 
 /**
  * Admin → the hospital admin's team (issue 27): hospital:manage only (other roles 403), always

@@ -66,8 +66,8 @@ function BulkForm({ leadIds, onClose }: { leadIds: string[]; onClose: () => void
     if (!body) return
     try {
       setPreview(await previewing.mutateAsync(body))
-    } catch {
-      toast.error('Error', 'Failed to send bulk messages. Please try again.')
+    } catch (error) {
+      toast.failed('Error', error, 'Failed to send bulk messages. Please try again.')
     }
   }
 
@@ -76,8 +76,8 @@ function BulkForm({ leadIds, onClose }: { leadIds: string[]; onClose: () => void
     if (!body) return
     try {
       setBatchId((await sending.mutateAsync(body)).batchId)
-    } catch {
-      toast.error('Error', 'Failed to send bulk messages. Please try again.')
+    } catch (error) {
+      toast.failed('Error', error, 'Failed to send bulk messages. Please try again.')
     }
   }
 

@@ -12,7 +12,13 @@ import { type MessageChannel, messageChannels } from '@/shared/messaging'
 import { useContactState } from '../api/get-contact-state'
 import { useMessageTemplates } from '../api/get-message-templates'
 import { useSendMessage } from '../api/send-message'
-import { applyTemplate, channelLabels, freeTextBlock, offeredTemplates } from '../message-rules'
+import {
+  APPROVAL_HINT,
+  applyTemplate,
+  channelLabels,
+  freeTextBlock,
+  templateChoices,
+} from '../message-rules'
 import type { Recipient } from '../types'
 import { useLogWhatsAppChat } from '../use-log-whatsapp-chat'
 import { BlockNotice } from './message-notices'
@@ -45,8 +51,12 @@ function MessageForm({
   const block = freeTextBlock(type, contact.data)
   const address = type === 'email' ? to.email : to.phone
   const outsideWindow = block === 'outside-window'
-  const offered = offeredTemplates(templates.data ?? [], outsideWindow)
+  // The spec's choices stay listed; those WhatsApp would not deliver now say so.
+  const choices = templateChoices(templates.data ?? [], outsideWindow)
+  const offered = choices.filter((t) => !t.needsApproval)
   const chosen = offered.find((t) => t.id === templateId)
+  const someNeedApproval = choices.some((t) => t.needsApproval)
+  const sandboxApproved = type === 'whatsapp' && choices.some((t) => t.sandbox)
   const cannotSend = block === 'opted-out' || !address || (outsideWindow && !chosen)
 
   function pickType(next: MessageChannel) {
@@ -91,7 +101,7 @@ function MessageForm({
     } catch (error) {
       if (error instanceof ApiError && error.status < 500 && error.jsonMessage)
         setRefusal(error.jsonMessage)
-      toast.error('Error', 'Failed to send message. Please try again.')
+      toast.failed('Message not sent', error, 'Failed to send message. Please try again.')
     }
   }
 
@@ -125,15 +135,25 @@ function MessageForm({
           disabled={templates.isPending}
         >
           <option value={CUSTOM}>
-            {outsideWindow ? 'Choose an approved template…' : 'Custom'}
+            {outsideWindow ? 'Custom (needs a reply in the last 24 hours)' : 'Custom'}
           </option>
-          {offered.map((t) => (
-            <option key={t.id} value={t.id}>
-              {t.name}
+          {choices.map((t) => (
+            <option key={t.id} value={t.id} disabled={t.needsApproval}>
+              {t.needsApproval ? `${t.name} (needs an approved template)` : t.name}
             </option>
           ))}
         </NativeSelect>
       </Field>
+      {someNeedApproval ? (
+        <p id="message-template-hint" className="text-sm text-slate-700">
+          {APPROVAL_HINT}
+        </p>
+      ) : sandboxApproved ? (
+        <p id="message-template-hint" className="text-sm text-slate-700">
+          Sandbox: every WhatsApp template counts as approved until a provider is connected in
+          Settings → Integrations; messages go to the Sandbox Outbox.
+        </p>
+      ) : null}
       {templates.isError ? (
         <p role="alert" className="text-sm text-red-700">
           Failed to load the templates. You can still write a message.

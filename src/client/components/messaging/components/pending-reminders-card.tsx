@@ -24,8 +24,9 @@ function ReminderRow({ r, canSend }: { r: Reminder; canSend: boolean }) {
       await send.mutateAsync(r.id)
       setDone(true)
       toast.success('Reminder sent', r.name ? `To ${r.name}.` : undefined)
-    } catch {
-      toast.error('Error', 'Failed to send the reminder. Please try again.')
+    } catch (error) {
+      // A 409's reason (already sent, SMS off, outside the window) is what the person reads.
+      toast.failed('Reminder not sent', error, 'Failed to send the reminder. Please try again.')
     }
   }
   return (

@@ -14,8 +14,9 @@ import { type MessageChannel, messageChannels } from '@/shared/messaging'
 import { useMessageTemplates } from '../api/get-message-templates'
 import { useResyncMessageTemplates } from '../api/resync-message-templates'
 import { channelLabels } from '../message-rules'
-import { approvalLabels, approvalVariants, categoryLabels } from '../template-labels'
+import { approvalLabel, approvalVariants, categoryLabels } from '../template-labels'
 import type { MessageTemplate } from '../types'
+import { SandboxLabel } from './sandbox-label'
 import { TemplateDialog } from './template-dialog'
 
 function TemplateItem({ t, onEdit }: { t: MessageTemplate; onEdit?: (() => void) | undefined }) {
@@ -31,9 +32,9 @@ function TemplateItem({ t, onEdit }: { t: MessageTemplate; onEdit?: (() => void)
         <CardContent className="space-y-2 p-4">
           <div className="flex flex-wrap items-center gap-2">
             <h3 className="font-semibold">{t.name}</h3>
-            <Badge variant={approvalVariants[t.approvalStatus]}>
-              {approvalLabels[t.approvalStatus]}
-            </Badge>
+            <Badge variant={approvalVariants[t.approvalStatus]}>{approvalLabel(t)}</Badge>
+            {/* Approved by the sandbox: no WhatsApp provider is connected yet. */}
+            {t.sandbox ? <SandboxLabel plain /> : null}
             {t.category ? <Badge variant="outline">{categoryLabels[t.category]}</Badge> : null}
             {onEdit ? (
               <Button

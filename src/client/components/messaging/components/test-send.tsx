@@ -72,7 +72,10 @@ export function TestSend({ channel }: { channel: MessageChannel }) {
           <span>
             {'error' in answer
               ? answer.error
-              : `${answer.ok ? 'Accepted' : 'Refused'} by ${answer.sandbox ? 'the sandbox' : answer.provider}: ${answer.detail}${answer.providerMessageId ? ` (message id ${answer.providerMessageId})` : ''}`}
+              : answer.sandbox
+                ? // The sandbox's own words say what happened ("Sandbox: the message was not sent…").
+                  answer.detail
+                : `${answer.ok ? 'Accepted' : 'Refused'} by ${answer.provider}: ${answer.detail}${answer.providerMessageId ? ` (message id ${answer.providerMessageId})` : ''}`}
           </span>
         </p>
       ) : null}

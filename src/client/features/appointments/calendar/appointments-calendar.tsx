@@ -1,7 +1,13 @@
 import { format, getDay, parse, startOfWeek } from 'date-fns'
 import { enUS } from 'date-fns/locale'
 import { useMemo, useState } from 'react'
-import { Calendar, dateFnsLocalizer, type Formats, type HeaderProps } from 'react-big-calendar'
+import {
+  Calendar,
+  dateFnsLocalizer,
+  type EventProps,
+  type Formats,
+  type HeaderProps,
+} from 'react-big-calendar'
 import dragAndDrop, { type EventInteractionArgs } from 'react-big-calendar/lib/addons/dragAndDrop'
 import 'react-big-calendar/lib/css/react-big-calendar.css'
 import 'react-big-calendar/lib/addons/dragAndDrop/styles.css'
@@ -60,6 +66,24 @@ const formats: Formats = {
 /** A column's day, as plain text (the library's own header carries a stray columnheader role). */
 function DayHeader({ label }: HeaderProps) {
   return <span>{label}</span>
+}
+
+/**
+ * An event's face (issue 40): the patient's name first, on its own line, then the time and
+ * service, so a 15-minute appointment (a quarter of an hour's row) still reads whose it is. The
+ * library's own time label, which took that first line, is hidden in calendar.css.
+ */
+function EventFace({ event }: EventProps<CalendarEvent>) {
+  const a = event.appointment
+  return (
+    <span className="appt-face" data-testid="calendar-event">
+      <span className="appt-name">{a.patientName}</span>{' '}
+      <span className="appt-detail">
+        {format(event.start, 'h:mm a')} · {a.serviceType}
+        {a.doctorName ? ` · ${a.doctorName}` : ''}
+      </span>
+    </span>
+  )
 }
 
 export interface AppointmentsCalendarProps {
@@ -189,7 +213,7 @@ export default function AppointmentsCalendar({
           max={max}
           step={15}
           timeslots={4}
-          components={{ toolbar: CalendarToolbar, header: DayHeader }}
+          components={{ toolbar: CalendarToolbar, header: DayHeader, event: EventFace }}
           tooltipAccessor={(e) => e.title}
           slotPropGetter={(d) =>
             isWithinHours(workingHours, d) ? {} : { className: 'rbc-closed-slot' }

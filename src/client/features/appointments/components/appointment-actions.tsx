@@ -18,7 +18,8 @@ export function updateErrorText(error: unknown): string {
 
 /**
  * The card's buttons by status (spec section 4 and the issue): Confirm on scheduled, Complete
- * on confirmed, Cancel on any open appointment, No-show once an open one's start has passed,
+ * on a confirmed one and No-show on an open one once its start has passed, Cancel on any open
+ * appointment,
  * and Edit/Reschedule while open. A refusal shows under the buttons, on the card it concerns
  * (the spec shows no toast for 'Failed to update appointment').
  */
@@ -38,6 +39,9 @@ export function AppointmentActions({
   const from = appointment.status
   const open = canMoveAppointment(from, 'cancelled')
   const name = appointment.patientName
+  // Complete and No-show record what happened at the visit: only once it has started (the
+  // server refuses them earlier with a 409 saying so).
+  const started = hasStarted(appointment.appointmentDate)
 
   async function move(status: AppointmentStatus, reason?: string) {
     setError(null)
@@ -70,7 +74,7 @@ export function AppointmentActions({
             <CircleCheck aria-hidden="true" /> Confirm
           </Button>
         ) : null}
-        {canMoveAppointment(from, 'completed') ? (
+        {canMoveAppointment(from, 'completed') && started ? (
           <Button
             size="sm"
             onClick={() => void move('completed')}
@@ -80,7 +84,7 @@ export function AppointmentActions({
             <CheckCheck aria-hidden="true" /> Complete
           </Button>
         ) : null}
-        {hasStarted(appointment.appointmentDate) ? (
+        {started ? (
           <Button
             size="sm"
             variant="outline"

@@ -1,8 +1,10 @@
 import { type FormEvent, useState } from 'react'
+import { Link } from 'wouter'
 import { Button } from '@/client/components/ui/button'
 import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
+import { paths } from '@/client/paths'
 import { useSignIn } from '../api/sign-in'
 import { TwoFactorCodeForm } from './two-factor-code-form'
 
@@ -59,6 +61,11 @@ export function SignInForm({ onSignedIn }: { onSignedIn: () => void }) {
           required
         />
       </Field>
+      <p className="-mt-2 text-right text-sm">
+        <Link href={paths.forgotPassword} className="font-medium text-brand-700 underline">
+          Forgot password?
+        </Link>
+      </p>
       {error ? (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-700">
           {error}

@@ -4,13 +4,16 @@ import { formatMoney } from '@/shared/money'
 import { useRevenue } from '../api/get-revenue'
 import { RevenueCard, RevenueChartSkeleton, revenueTitle } from './revenue-chart-card'
 import { type RevenueRow, shortRupees, toRevenueRows } from './revenue-data'
+import { Money } from '../components/money'
 
 function MonthTooltip({ row }: { row: RevenueRow | undefined }) {
   if (!row) return null
   return (
     <div className="rounded-md border border-slate-200 bg-white px-3 py-2 text-sm shadow-md">
       <p className="font-semibold">{row.longLabel}</p>
-      <p className="tabular-nums">{formatMoney(row.paid)} paid</p>
+      <p>
+        <Money paise={row.paid} /> paid
+      </p>
     </div>
   )
 }
@@ -44,7 +47,9 @@ function RevenueTable({ rows }: { rows: readonly RevenueRow[] }) {
                 <th scope="row" className="px-2 py-1 font-normal whitespace-nowrap">
                   {r.longLabel}
                 </th>
-                <td className="px-2 py-1 text-right">{formatMoney(r.paid)}</td>
+                <td className="px-2 py-1 text-right">
+                  <Money paise={r.paid} />
+                </td>
               </tr>
             ))}
           </tbody>
@@ -88,8 +93,8 @@ export default function RevenueChart() {
           >
             <p id="revenue-chart-desc" className="sr-only">
               Bars of the amount paid each month from {rows[0]?.longLabel} to{' '}
-              {rows.at(-1)?.longLabel}, {formatMoney(total)} in all; the figures are under Show the
-              figures.
+              {rows.at(-1)?.longLabel}, <Money paise={total} /> in all; the figures are under Show
+              the figures.
             </p>
             <BarChart
               responsive

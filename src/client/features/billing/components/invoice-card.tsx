@@ -2,11 +2,11 @@ import { Ban, CheckCircle2, Download, Eye } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { formatCalendarDate, formatDate } from '@/shared/dates'
-import { formatMoney } from '@/shared/money'
 import type { Invoice } from '@/shared/schemas/billing'
 import { invoicePdfHref } from '../api/get-invoices'
 import { billedName, canCancel, canTakePayment, invoiceKindLabels } from '../billing-labels'
 import { InvoiceStatusBadge } from './invoice-status-badge'
+import { Money } from './money'
 
 export interface InvoiceActions {
   onView: (invoice: Invoice) => void
@@ -59,16 +59,18 @@ export function InvoiceCard({
         </div>
         <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
           <Fact label="Amount">
-            <span className="text-base font-bold">{formatMoney(invoice.amount)}</span>
+            <Money paise={invoice.amount} className="text-base font-bold" />
           </Fact>
           <Fact label="Due date">{formatCalendarDate(invoice.dueDate)}</Fact>
           <Fact label="Created">{formatDate(invoice.createdAt, timeZone)}</Fact>
           {invoice.paidAt ? <Fact label="Paid">{formatDate(invoice.paidAt, timeZone)}</Fact> : null}
           {partlyPaid ? (
             <>
-              <Fact label="Received">{formatMoney(invoice.amountPaid)}</Fact>
+              <Fact label="Received">
+                <Money paise={invoice.amountPaid} />
+              </Fact>
               <Fact label="Balance">
-                <span className="text-red-700">{formatMoney(invoice.balance)}</span>
+                <Money paise={invoice.balance} className="text-red-700" />
               </Fact>
             </>
           ) : null}
@@ -80,7 +82,7 @@ export function InvoiceCard({
               {invoice.services.map((s, i) => (
                 <li key={i} className="flex justify-between gap-3 px-3 py-1.5 text-sm">
                   <span className="min-w-0">{s.name}</span>
-                  <span className="shrink-0 tabular-nums">{formatMoney(s.price)}</span>
+                  <Money paise={s.price} className="shrink-0" />
                 </li>
               ))}
             </ul>

@@ -1,7 +1,8 @@
+import { paymentMethodLabels } from '@/shared/billing'
 import { formatDate, formatTime } from '@/shared/dates'
-import { formatMoney } from '@/shared/money'
+import { gstTotalRows, invoiceGstSummary } from '@/shared/gst-summary'
 import type { InvoiceDetail, InvoiceLine, Payment } from '@/shared/schemas/billing'
-import { paymentMethodLabels } from '../billing-labels'
+import { Money } from './money'
 
 const cell = 'px-2 py-1.5 text-right whitespace-nowrap'
 
@@ -48,10 +49,14 @@ export function InvoiceLinesTable({ lines }: { lines: readonly InvoiceLine[] }) 
               </th>
               <td className={cell}>{l.code ?? '—'}</td>
               <td className={cell}>{l.quantity}</td>
-              <td className={cell}>{formatMoney(l.unitPrice)}</td>
-              <td className={cell}>{l.discount ? formatMoney(l.discount) : '—'}</td>
+              <td className={cell}>
+                <Money paise={l.unitPrice} />
+              </td>
+              <td className={cell}>{l.discount ? <Money paise={l.discount} /> : '—'}</td>
               <td className={cell}>{l.gstRate ? `${l.gstRate}%` : 'Exempt'}</td>
-              <td className={cell}>{formatMoney(l.total)}</td>
+              <td className={cell}>
+                <Money paise={l.total} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -64,21 +69,24 @@ function Line({ label, value, strong }: { label: string; value: number; strong?:
   return (
     <div className={`flex justify-between gap-3 ${strong ? 'font-semibold' : ''}`}>
       <dt>{label}</dt>
-      <dd className="tabular-nums">{formatMoney(value)}</dd>
+      <dd>
+        <Money paise={value} />
+      </dd>
     </div>
   )
 }
 
-/** Subtotal, discount, taxable value, CGST + SGST or IGST, total, paid and balance. */
+/**
+ * The shared gstTotalRows (as on the New Invoice preview and the PDF): subtotal, discount, exempt
+ * and taxable value, CGST + SGST or IGST with their rates; then total, paid and balance.
+ */
 export function TotalsList({ detail }: { detail: InvoiceDetail }) {
+  const rows = gstTotalRows(invoiceGstSummary(detail), detail)
   return (
     <dl className="ml-auto max-w-sm space-y-1 text-sm" aria-label="Totals">
-      <Line label="Subtotal" value={detail.subtotal} />
-      {detail.discountTotal ? <Line label="Discount" value={-detail.discountTotal} /> : null}
-      <Line label="Taxable value" value={detail.taxableTotal} />
-      {detail.cgst ? <Line label="CGST" value={detail.cgst} /> : null}
-      {detail.sgst ? <Line label="SGST" value={detail.sgst} /> : null}
-      {detail.igst ? <Line label="IGST" value={detail.igst} /> : null}
+      {rows.map((r) => (
+        <Line key={r.key} label={r.label} value={r.value} />
+      ))}
       <Line label="Total" value={detail.amount} strong />
       {detail.amountPaid ? <Line label="Paid" value={detail.amountPaid} /> : null}
       {detail.status !== 'cancelled' && detail.balance ? (
@@ -105,7 +113,7 @@ export function PaymentsList({
         <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm">
           {payments.map((p) => (
             <li key={p.id} className="flex flex-wrap justify-between gap-x-3 gap-y-0.5 px-3 py-2">
-              <span className="font-medium tabular-nums">{formatMoney(p.amount)}</span>
+              <Money paise={p.amount} className="font-medium" />
               <span>
                 {paymentMethodLabels[p.method]}
                 {p.reference ? ` · ${p.reference}` : ''}

@@ -2,13 +2,13 @@ import { Dialog } from '@/client/components/ui/dialog'
 import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { formatCalendarDate, formatDate } from '@/shared/dates'
-import { gstStateName } from '@/shared/gst-states'
-import { formatMoney } from '@/shared/money'
+import { placeOfSupplyLabel } from '@/shared/gst-summary'
 import type { Invoice, InvoiceDetail } from '@/shared/schemas/billing'
 import { useInvoice } from '../api/get-invoice'
 import { billedName, invoiceKindLabels } from '../billing-labels'
 import { InvoiceLinesTable, PaymentsList, TotalsList } from './invoice-detail-parts'
 import { InvoiceStatusBadge } from './invoice-status-badge'
+import { Money } from './money'
 
 function Row({ label, children }: { label: string; children: React.ReactNode }) {
   return (
@@ -29,11 +29,16 @@ function Details({
   timeZone: string
 }) {
   const inv = detail ?? shown
+  const place = detail
+    ? placeOfSupplyLabel(detail.patientStateCode ?? detail.hospital.stateCode)
+    : null
   return (
     <div className="space-y-5">
       <dl className="space-y-2">
         <Row label="Patient">{billedName(inv.patientName)}</Row>
-        <Row label="Amount">{formatMoney(inv.amount)}</Row>
+        <Row label="Amount">
+          <Money paise={inv.amount} />
+        </Row>
         <Row label="Status">
           <InvoiceStatusBadge status={inv.status} />
         </Row>
@@ -42,15 +47,17 @@ function Details({
         <Row label="Issued">{formatCalendarDate(inv.issueDate)}</Row>
         {inv.paidAt ? <Row label="Paid">{formatDate(inv.paidAt, timeZone)}</Row> : null}
         {inv.balance > 0 && inv.amountPaid > 0 ? (
-          <Row label="Balance">{formatMoney(inv.balance)}</Row>
-        ) : null}
-        {inv.cancelReason ? <Row label="Cancel reason">{inv.cancelReason}</Row> : null}
-        {detail?.patientStateCode ? (
-          <Row label="Place of supply">
-            {gstStateName(detail.patientStateCode) ?? detail.patientStateCode} (
-            {detail.patientStateCode})
+          <Row label="Balance">
+            <Money paise={inv.balance} />
           </Row>
         ) : null}
+        {inv.cancelReason ? <Row label="Cancel reason">{inv.cancelReason}</Row> : null}
+        {detail?.patientAddress ? (
+          <Row label="Address">
+            <span className="whitespace-pre-line">{detail.patientAddress}</span>
+          </Row>
+        ) : null}
+        {place ? <Row label="Place of supply">{place}</Row> : null}
         {detail?.hospital.gstin ? <Row label="GSTIN">{detail.hospital.gstin}</Row> : null}
       </dl>
       {detail ? (
@@ -79,7 +86,7 @@ function Details({
             {shown.services.map((s, i) => (
               <li key={i} className="flex justify-between gap-3">
                 <span>{s.name}</span>
-                <span className="tabular-nums">{formatMoney(s.price)}</span>
+                <Money paise={s.price} />
               </li>
             ))}
           </ul>

@@ -7,18 +7,20 @@ import { Field } from '@/client/components/ui/field'
 import { Input, NativeSelect } from '@/client/components/ui/input'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
-import { paymentMethods } from '@/shared/billing'
+import { paymentMethodLabels, paymentMethods } from '@/shared/billing'
 import { formatMoney } from '@/shared/money'
 import { type Invoice, markPaidInput } from '@/shared/schemas/billing'
 import { useUpdateInvoiceStatus } from '../api/update-invoice-status'
-import { billedName, paymentMethodLabels } from '../billing-labels'
+import { billedName } from '../billing-labels'
 import { paiseToRupeesText, RUPEES_MESSAGE, rupeesTextToPaise } from '../money-input'
+import { Money } from './money'
 
 /** The form as typed: the amount in rupees; it becomes the shared markPaidInput's paise. */
 function markPaidForm(balance: number) {
   return z
     .object({
-      method: markPaidInput.shape.method,
+      // The desk says how the money came; 'unspecified' is only the spec's bare API call.
+      method: z.enum(paymentMethods, { message: 'Choose how the patient paid' }),
       reference: markPaidInput.shape.reference,
       amount: z.string(),
     })
@@ -109,7 +111,7 @@ function MarkPaidForm({ invoice, onClose }: { invoice: Invoice; onClose: () => v
       </Field>
       {partial ? (
         <p className="rounded-md bg-yellow-50 p-3 text-sm text-yellow-900" role="status">
-          A partial payment: {formatMoney(invoice.balance - (typed ?? 0))} will still be owed and
+          A partial payment: <Money paise={invoice.balance - (typed ?? 0)} /> will still be owed and
           the invoice stays {invoice.status}.
         </p>
       ) : null}

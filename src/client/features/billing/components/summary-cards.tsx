@@ -3,22 +3,28 @@ import type { ReactNode } from 'react'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
-import { formatMoney } from '@/shared/money'
 import { useInvoiceSummary } from '../api/get-invoice-summary'
+import { Money } from './money'
 
 const count = new Intl.NumberFormat('en-IN')
 
+/**
+ * A figure card: the label and icon on one row, the figure under them across the whole card, so
+ * a crore-sized amount fits one line at 1280 px (four cards a row) without wrapping mid-number.
+ */
 function Figure({ label, icon, value }: { label: string; icon: ReactNode; value: ReactNode }) {
   return (
     <Card>
-      <CardContent className="flex items-start justify-between gap-3 p-4 sm:p-5">
-        <div className="min-w-0">
-          <p className="text-sm font-medium text-slate-600">{label}</p>
-          <div className="mt-1 text-xl font-bold tabular-nums sm:text-2xl">{value}</div>
+      <CardContent className="p-4 sm:p-5">
+        <div className="flex items-start justify-between gap-3">
+          <p className="min-w-0 text-sm font-medium text-slate-600">{label}</p>
+          <span aria-hidden="true" className="shrink-0 rounded-md bg-slate-100 p-2 text-slate-600">
+            {icon}
+          </span>
         </div>
-        <span aria-hidden="true" className="shrink-0 rounded-md bg-slate-100 p-2 text-slate-600">
-          {icon}
-        </span>
+        <div className="mt-1 text-xl font-bold tabular-nums sm:text-2xl lg:text-xl xl:text-2xl">
+          {value}
+        </div>
       </CardContent>
     </Card>
   )
@@ -30,7 +36,7 @@ function Figure({ label, icon, value }: { label: string; icon: ReactNode; value:
  */
 export function SummaryCards() {
   const summary = useInvoiceSummary()
-  const value = (render: (s: NonNullable<typeof summary.data>) => string) =>
+  const value = (render: (s: NonNullable<typeof summary.data>) => ReactNode) =>
     summary.data ? (
       render(summary.data)
     ) : summary.isError ? (
@@ -44,17 +50,23 @@ export function SummaryCards() {
         <Figure
           label="Total Revenue"
           icon={<IndianRupee className="size-5" />}
-          value={value((s) => formatMoney(s.totalRevenue))}
+          value={value((s) => (
+            <Money paise={s.totalRevenue} />
+          ))}
         />
         <Figure
           label="Pending"
           icon={<Clock className="size-5" />}
-          value={value((s) => formatMoney(s.pending))}
+          value={value((s) => (
+            <Money paise={s.pending} />
+          ))}
         />
         <Figure
           label="Overdue"
           icon={<AlertTriangle className="size-5" />}
-          value={value((s) => formatMoney(s.overdue))}
+          value={value((s) => (
+            <Money paise={s.overdue} />
+          ))}
         />
         <Figure
           label="Total Invoices"

@@ -10,7 +10,9 @@ describe('previewInvoice', () => {
     expect(p.kind).toBe('tax_invoice')
     expect(p.subtotal).toBe(170_000)
     expect(p.discountTotal).toBe(10_000)
-    expect(p.taxableTotal).toBe(160_000)
+    // The exempt consultation is exempt value, not taxable value (issue 40 item 3).
+    expect(p.taxableTotal).toBe(80_000)
+    expect(p.exemptTotal).toBe(80_000)
     // 18 % of ₹800.00 is ₹144.00, split ₹72.00 + ₹72.00.
     expect(p.cgst).toBe(7_200)
     expect(p.sgst).toBe(7_200)

@@ -19,14 +19,5 @@ export function previewInvoice(lines: readonly PreviewLine[], interState: boolea
   )
 }
 
-/**
- * IGST when the patient's state is given and differs from the hospital's. An unset patient
- * state means the hospital's own (the server's default); an unknown hospital state cannot
- * differ.
- */
-export function isInterState(
-  patientStateCode: string | null | undefined,
-  hospitalStateCode: string | null | undefined,
-): boolean {
-  return Boolean(patientStateCode && hospitalStateCode && patientStateCode !== hospitalStateCode)
-}
+/** IGST or CGST + SGST: the shared rule (src/shared/gst-summary.ts). */
+export { isInterState } from '@/shared/gst-summary'

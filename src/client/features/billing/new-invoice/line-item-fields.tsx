@@ -7,6 +7,7 @@ import { gstRates } from '@/shared/billing'
 import { formatMoney } from '@/shared/money'
 import type { CatalogueService } from '@/shared/schemas/billing'
 import { type InvoiceFormOutput, type InvoiceFormValues, lineFromService } from './invoice-form'
+import { Money } from '../components/money'
 
 type LineField = 'name' | 'code' | 'quantity' | 'unitPrice' | 'discount' | 'gstRate'
 
@@ -123,8 +124,8 @@ export function LineItemFields({
         <div className="flex items-end justify-between gap-3">
           <p className="text-sm">
             <span className="text-slate-600">Line total (preview): </span>
-            <span className="font-semibold tabular-nums" data-testid="line-total">
-              {formatMoney(lineTotal)}
+            <span className="font-semibold" data-testid="line-total">
+              <Money paise={lineTotal} />
             </span>
           </p>
           {onRemove ? (

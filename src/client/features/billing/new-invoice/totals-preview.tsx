@@ -1,19 +1,24 @@
-import { formatMoney } from '@/shared/money'
+import { gstTotalRows } from '@/shared/gst-summary'
 import { invoiceKindLabels } from '../billing-labels'
 import type { InvoicePreview } from './invoice-preview'
+import { Money } from '../components/money'
 
-function Row({ label, value, strong }: { label: string; value: string; strong?: boolean }) {
+function Row({ label, value, strong }: { label: string; value: number; strong?: boolean }) {
   return (
     <div className={`flex justify-between gap-3 ${strong ? 'text-base font-semibold' : ''}`}>
       <dt>{label}</dt>
-      <dd className="tabular-nums">{value}</dd>
+      <dd>
+        <Money paise={value} />
+      </dd>
     </div>
   )
 }
 
-/** The live totals, plainly labelled a preview: the server computes the invoice's amounts. */
+/**
+ * The live totals, plainly labelled a preview: the server computes the invoice's amounts. The rows
+ * are the shared gstTotalRows, as on View Details and the PDF.
+ */
 export function TotalsPreview({ preview }: { preview: InvoicePreview }) {
-  const taxed = preview.cgst + preview.sgst + preview.igst > 0
   return (
     <section
       aria-labelledby="invoice-preview-title"
@@ -29,19 +34,10 @@ export function TotalsPreview({ preview }: { preview: InvoicePreview }) {
         </span>
       </div>
       <dl className="space-y-1 text-sm" aria-live="polite">
-        <Row label="Subtotal" value={formatMoney(preview.subtotal)} />
-        {preview.discountTotal ? (
-          <Row label="Discount" value={`−${formatMoney(preview.discountTotal)}`} />
-        ) : null}
-        <Row label="Taxable value" value={formatMoney(preview.taxableTotal)} />
-        {taxed && preview.igst === 0 ? (
-          <>
-            <Row label="CGST" value={formatMoney(preview.cgst)} />
-            <Row label="SGST" value={formatMoney(preview.sgst)} />
-          </>
-        ) : null}
-        {preview.igst ? <Row label="IGST" value={formatMoney(preview.igst)} /> : null}
-        <Row label="Total" value={formatMoney(preview.amount)} strong />
+        {gstTotalRows(preview.gst, preview).map((r) => (
+          <Row key={r.key} label={r.label} value={r.value} />
+        ))}
+        <Row label="Total" value={preview.amount} strong />
       </dl>
       <p className="mt-2 text-xs text-slate-600">
         A preview: the server computes the invoice&apos;s final amounts and taxes when you create

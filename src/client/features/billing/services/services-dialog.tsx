@@ -5,9 +5,9 @@ import { Button } from '@/client/components/ui/button'
 import { Dialog } from '@/client/components/ui/dialog'
 import { InlineLoadError } from '@/client/components/ui/inline-load-error'
 import { Skeleton } from '@/client/components/ui/skeleton'
-import { formatMoney } from '@/shared/money'
 import { useServices } from '../api/get-services'
 import { ServiceForm } from './service-form'
+import { Money } from '../components/money'
 
 /**
  * The hospital's service catalogue (billing:write): the services that pre-fill invoice lines
@@ -58,7 +58,7 @@ export function ServicesDialog({ open, onClose }: { open: boolean; onClose: () =
                       <p className="font-medium">{s.name}</p>
                       <p className="text-xs text-slate-600">
                         {s.code ? `SAC/HSN ${s.code} · ` : ''}
-                        {formatMoney(s.defaultPrice)} ·{' '}
+                        <Money paise={s.defaultPrice} /> ·{' '}
                         {s.gstRate ? `GST ${s.gstRate}%` : 'GST exempt'} · {s.durationMinutes} min
                       </p>
                     </div>

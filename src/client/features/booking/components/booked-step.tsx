@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react'
+import { formatPhone } from '@/shared/phone-format'
 import type { BookingConfirmation } from '@/shared/schemas/booking'
 import { zoneName } from './slot-list'
 
@@ -36,8 +37,24 @@ export function BookedStep({ booked }: { booked: BookingConfirmation }) {
         <dd className="font-medium text-slate-900">{booked.doctorName}</dd>
       </dl>
       <p className="mt-4 text-sm text-slate-600">
-        The clinic will remind you before your appointment. To change or cancel it, please call the
-        clinic.
+        {booked.confirmationSent
+          ? 'A confirmation is on its way to your phone, and the clinic will remind you before your appointment.'
+          : 'The clinic will remind you before your appointment.'}{' '}
+        {booked.clinicPhone ? (
+          <>
+            To change or cancel it, call the clinic on{' '}
+            <a
+              href={`tel:${booked.clinicPhone}`}
+              className="font-medium whitespace-nowrap text-brand-800 underline"
+              data-testid="clinic-phone"
+            >
+              {formatPhone(booked.clinicPhone)}
+            </a>
+            .
+          </>
+        ) : (
+          'To change or cancel it, please call the clinic.'
+        )}
       </p>
     </section>
   )

@@ -55,7 +55,8 @@ export function LeadFunnelChart({ funnel }: { funnel: LeadTrends['funnel'] }) {
                   width={76}
                   tickLine={false}
                   axisLine={false}
-                  tick={{ fontSize: 13, fill: '#334155' }}
+                  // Palette variables, so dark mode turns them light (fixed colours stayed dark on a dark card).
+                  tick={{ fontSize: 13, fill: 'var(--color-slate-700)' }}
                 />
                 <Bar
                   dataKey="count"
@@ -69,7 +70,7 @@ export function LeadFunnelChart({ funnel }: { funnel: LeadTrends['funnel'] }) {
                   <LabelList
                     dataKey="text"
                     position="right"
-                    style={{ fontSize: 13, fill: '#0f172a' }}
+                    style={{ fontSize: 13, fill: 'var(--color-slate-900)' }}
                   />
                 </Bar>
               </BarChart>

@@ -1,4 +1,5 @@
 import { MessageSquare, X } from 'lucide-react'
+import { plural } from '@/shared/plural'
 import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { NativeSelect } from '@/client/components/ui/input'
@@ -41,7 +42,7 @@ export function BulkActionBar({ ids, onClear }: { ids: string[]; onClear: () => 
       className="flex flex-col gap-3 rounded-lg border border-brand-600/40 bg-brand-50 p-3 sm:flex-row sm:flex-wrap sm:items-center"
     >
       <p className="text-sm font-semibold" role="status">
-        {n} {n === 1 ? 'lead' : 'leads'} selected
+        {plural(n, 'lead')} selected
       </p>
       <div className="grid grid-cols-1 gap-2 min-[420px]:grid-cols-2 sm:flex sm:flex-wrap sm:items-center">
         <NativeSelect

@@ -1,4 +1,5 @@
 import { Download, FileUp } from 'lucide-react'
+import { plural } from '@/shared/plural'
 import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { Dialog } from '@/client/components/ui/dialog'
@@ -27,7 +28,8 @@ function Preview({ head }: { head: CsvHead }) {
   return (
     <div className="space-y-2">
       <h3 className="text-sm font-semibold">
-        Preview ({head.rows.length === 0 ? 'no data rows' : `first ${head.rows.length} rows`})
+        Preview (
+        {head.rows.length === 0 ? 'no data rows' : `first ${plural(head.rows.length, 'row')}`})
       </h3>
       {/* The table scrolls inside its own box; the page and the dialog never scroll sideways. */}
       <div
@@ -143,7 +145,7 @@ function ImportProgressView({ jobId, onClose }: { jobId: string; onClose: () => 
                 ? 'Finished'
                 : 'Importing…'}
           </span>
-          <span>{p ? `${count.format(p.done)} of ${count.format(p.total)} rows` : ''}</span>
+          <span>{p ? `${count.format(p.done)} of ${plural(p.total, 'row')}` : ''}</span>
         </div>
         <div
           role="progressbar"

@@ -15,7 +15,7 @@ import { Skeleton } from '@/client/components/ui/skeleton'
 import { formatAgo } from '@/shared/dates'
 import { type ActivityType, activityLabels } from '@/shared/live-monitoring'
 import type { ActivitiesResponse, Activity } from '@/shared/schemas/live-monitoring'
-import { activityPhrase } from '../activity-text'
+import { activityActor, activityPhrase } from '../activity-text'
 import { formatWhen } from '../when'
 
 const icons: Record<ActivityType, { icon: typeof Mail; tone: string }> = {
@@ -23,6 +23,7 @@ const icons: Record<ActivityType, { icon: typeof Mail; tone: string }> = {
   call_end: { icon: PhoneOff, tone: 'bg-slate-100 text-slate-700' },
   email_sent: { icon: Mail, tone: 'bg-purple-100 text-purple-800' },
   sms_sent: { icon: MessageSquare, tone: 'bg-teal-100 text-teal-800' },
+  whatsapp_sent: { icon: MessageSquare, tone: 'bg-green-100 text-green-800' },
   login: { icon: LogIn, tone: 'bg-green-100 text-green-800' },
   logout: { icon: LogOut, tone: 'bg-slate-100 text-slate-700' },
   patient_added: { icon: UserPlus, tone: 'bg-brand-100 text-brand-800' },
@@ -42,7 +43,7 @@ function ActivityRow({ a, now, timeZone }: { a: Activity; now: Date; timeZone?: 
       </span>
       <div className="min-w-0 flex-1">
         <p className="text-sm text-slate-800">
-          <span className="font-semibold">{a.userName}</span> {activityPhrase(a)}
+          <span className="font-semibold">{activityActor(a)}</span> {activityPhrase(a)}
         </p>
         <p className="text-xs text-slate-600">
           <time dateTime={a.timestamp} title={formatWhen(a.timestamp, now, timeZone)}>

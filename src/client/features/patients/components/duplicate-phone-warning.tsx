@@ -1,9 +1,10 @@
 import { Users } from 'lucide-react'
-import type { MouseEvent } from 'react'
+import { type MouseEvent, useEffect } from 'react'
 import { type Control, useWatch } from 'react-hook-form'
 import { useDebouncedValue } from '@/client/lib/use-debounced-value'
 import { paths } from '@/client/paths'
 import { normalizeMobilePhone } from '@/shared/phone'
+import { plural } from '@/shared/plural'
 import { usePhoneMatches } from '../api/get-phone-matches'
 import type { PatientFormValues } from '../patient-form'
 
@@ -18,16 +19,21 @@ export function DuplicatePhoneWarning({
   control,
   excludeId,
   onOpenPatient,
+  onShown,
 }: {
   control: Control<PatientFormValues>
   /** The patient being edited, who is not their own duplicate. */
   excludeId?: string
   onOpenPatient: OpenPatient
+  /** Told which number the warning is showing (null: none), so a submit knows it was seen. */
+  onShown?: (phone: string | null) => void
 }) {
   const typed = useWatch({ control, name: 'phone' })
   const phone = normalizeMobilePhone(useDebouncedValue(typed, 350))
   const matches = usePhoneMatches(phone, excludeId).data
   const found = phone !== null && matches && matches.count > 0 ? matches : null
+  const shown = found ? phone : null
+  useEffect(() => onShown?.(shown), [onShown, shown])
 
   function open(event: MouseEvent<HTMLAnchorElement>, id: string) {
     // A plain click opens the record over the form; Ctrl/Cmd-click opens it in a new tab.
@@ -43,7 +49,7 @@ export function DuplicatePhoneWarning({
         <div className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-950">
           <p className="flex items-center gap-2 font-medium">
             <Users className="size-4 shrink-0" aria-hidden="true" />
-            {`This number belongs to ${found.count} patient(s)`}
+            {`This number belongs to ${plural(found.count, 'patient')}`}
           </p>
           <ul className="mt-2 space-y-1">
             {found.patients.map((p) => (

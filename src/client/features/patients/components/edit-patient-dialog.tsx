@@ -40,8 +40,9 @@ function EditPatient({ patient, onClose }: { patient: Patient; onClose: () => vo
         onClose()
       } catch (error) {
         showServerErrors(error)
-        toast.error(
+        toast.failed(
           'Error',
+          error,
           'Failed to update patient. Please check the information and try again.',
         )
       }

@@ -2,9 +2,9 @@ import { Eye, Pencil } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { formatDate } from '@/shared/dates'
-import { formatMoney } from '@/shared/money'
 import { type HospitalCard as Hospital, hospitalTypeLabels } from '@/shared/schemas/platform'
 import { EnterHospitalButton } from './enter-hospital-button'
+import { hospitalRevenue } from './hospital-revenue'
 import { StatusBadge } from './status-badge'
 
 /** Spec section 2: name, email, status, users current/max, type, revenue and created date. */
@@ -40,8 +40,8 @@ export function HospitalCard({
           </div>
           <div>
             <dt className="text-slate-600">Revenue</dt>
-            <dd className="font-medium tabular-nums">
-              {formatMoney(hospital.monthlyRevenue, hospital.currency)}/month
+            <dd className="font-medium whitespace-nowrap tabular-nums">
+              {hospitalRevenue(hospital)}
             </dd>
           </div>
           <div>

@@ -15,7 +15,10 @@ function Figure({ label, icon, value }: { label: string; icon: ReactNode; value:
       <CardContent className="flex items-start justify-between gap-3 p-4 sm:p-5">
         <div className="min-w-0">
           <p className="text-sm font-medium text-slate-600">{label}</p>
-          <div className="mt-1 text-xl font-bold tabular-nums sm:text-2xl">{value}</div>
+          {/* Four cards a row from lg: one size smaller there, so ₹ lakhs fit beside the icon. */}
+          <div className="mt-1 text-xl font-bold whitespace-nowrap tabular-nums sm:text-2xl lg:text-xl 2xl:text-2xl">
+            {value}
+          </div>
         </div>
         <span aria-hidden="true" className="shrink-0 rounded-md bg-slate-100 p-2 text-slate-600">
           {icon}

@@ -1,4 +1,5 @@
 import { type FormEvent, useState } from 'react'
+import { plural } from '@/shared/plural'
 import { Badge } from '@/client/components/ui/badge'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent, CardHeader } from '@/client/components/ui/card'
@@ -250,7 +251,7 @@ export function SupportTicketsTab() {
                 </div>
               </div>
               <p className="mt-1 text-xs text-slate-600">
-                {t.hospitalName} · {formatDate(t.createdAt)} · {t.commentCount} comments
+                {t.hospitalName} · {formatDate(t.createdAt)} · {plural(t.commentCount, 'comment')}
                 {t.assignedToName ? ` · ${t.assignedToName}` : ' · unassigned'}
               </p>
             </li>

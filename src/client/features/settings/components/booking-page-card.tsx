@@ -1,5 +1,5 @@
 import { Copy, ExternalLink } from 'lucide-react'
-import { useState } from 'react'
+import { useEffect, useState } from 'react'
 import { Button } from '@/client/components/ui/button'
 import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui/card'
 import { Skeleton } from '@/client/components/ui/skeleton'
@@ -7,6 +7,7 @@ import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import type { BookingSettings } from '@/shared/schemas/hospital-settings'
 import { useBookingSettings, useSaveBookingSettings } from '../api/booking-settings'
+import type { BookingPageSaver } from './settings-model'
 
 function toggled(list: string[], id: string, on: boolean): string[] {
   return on ? [...list, id] : list.filter((x) => x !== id)
@@ -52,28 +53,53 @@ function PublicLink({ url }: { url: string }) {
   )
 }
 
-function BookingForm({ saved, canEdit }: { saved: BookingSettings; canEdit: boolean }) {
+const sameSet = (a: string[], b: string[]) => a.length === b.length && a.every((x) => b.includes(x))
+
+function BookingForm({
+  saved,
+  canEdit,
+  saver,
+}: {
+  saved: BookingSettings
+  canEdit: boolean
+  saver: BookingPageSaver
+}) {
   const [enabled, setEnabled] = useState(saved.enabled)
   const [doctorIds, setDoctorIds] = useState(saved.doctorIds)
-  const [serviceIds, setServiceIds] = useState(
-    saved.services.filter((s) => s.bookable).map((s) => s.id),
-  )
+  const bookable = saved.services.filter((s) => s.bookable).map((s) => s.id)
+  const [serviceIds, setServiceIds] = useState(bookable)
   const [error, setError] = useState<string | null>(null)
   const save = useSaveBookingSettings()
-  async function submit(e: React.FormEvent) {
-    e.preventDefault()
+  const changed =
+    enabled !== saved.enabled ||
+    !sameSet(doctorIds, saved.doctorIds) ||
+    !sameSet(serviceIds, bookable)
+  async function submit(): Promise<boolean> {
+    if (!changed) return true
     setError(null)
     try {
       await save.mutateAsync({ enabled, doctorIds, bookableServiceIds: serviceIds })
-      toast.success('Settings saved successfully')
+      return true
     } catch (err) {
       const message = err instanceof ApiError ? err.serverMessage : 'Please try again.'
       setError(err instanceof ApiError ? (Object.values(err.fieldErrors)[0] ?? message) : message)
       toast.error('Failed to save the booking page', message)
+      return false
     }
   }
+  useEffect(() => {
+    saver.register(submit)
+    return () => saver.register(null)
+  })
   return (
-    <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
+    <form
+      onSubmit={(e) => {
+        e.preventDefault()
+        void submit()
+      }}
+      noValidate
+      className="space-y-4"
+    >
       <PublicLink url={saved.url} />
       <fieldset disabled={!canEdit} className="min-w-0 space-y-4">
         <label className="flex items-start gap-3 text-sm">
@@ -140,19 +166,15 @@ function BookingForm({ saved, canEdit }: { saved: BookingSettings; canEdit: bool
           {error}
         </p>
       ) : null}
-      {canEdit ? (
-        <div className="flex justify-end">
-          <Button type="submit" loading={save.isPending} loadingText="Saving...">
-            Save booking page
-          </Button>
-        </div>
-      ) : null}
     </form>
   )
 }
 
-/** The booking page card: on or off, its doctors and services, and the public link to share. */
-export function BookingPageCard({ canEdit }: { canEdit: boolean }) {
+/**
+ * The booking page card: on or off, its doctors and services, and the public link to share.
+ * Saved by the page's Save Changes (through saver), with the General tab's other fields.
+ */
+export function BookingPageCard({ canEdit, saver }: { canEdit: boolean; saver: BookingPageSaver }) {
   const query = useBookingSettings()
   return (
     <Card>
@@ -173,7 +195,12 @@ export function BookingPageCard({ canEdit }: { canEdit: boolean }) {
             </Button>
           </div>
         ) : (
-          <BookingForm key={query.dataUpdatedAt} saved={query.data} canEdit={canEdit} />
+          <BookingForm
+            key={query.dataUpdatedAt}
+            saved={query.data}
+            canEdit={canEdit}
+            saver={saver}
+          />
         )}
       </CardContent>
     </Card>

@@ -10,6 +10,7 @@ import {
   type SettingsFormOutput,
   usTimeZones,
 } from '@/shared/schemas/settings'
+import { invoicePrefixHint } from './invoice-prefix-hint'
 import { ReminderOffsetsField } from './reminder-offsets-field'
 import { WorkingHoursFields } from './working-hours-fields'
 
@@ -57,6 +58,7 @@ export function GeneralFields() {
   const errors = form.formState.errors.general
   const savedZone = form.formState.defaultValues?.general?.timeZone ?? 'Asia/Kolkata'
   const zones = useMemo(() => timeZones(savedZone), [savedZone])
+  const [prefix, zone] = form.watch(['general.invoicePrefix', 'general.timeZone'])
   const attrs = (name: Text) => ({
     id: `general-${name}`,
     'aria-invalid': Boolean(errors?.[name]),
@@ -154,7 +156,7 @@ export function GeneralFields() {
           label="Invoice prefix"
           required
           error={error('invoicePrefix')}
-          hint="Invoice numbers look like SMH/2026-27/000123"
+          hint={invoicePrefixHint(prefix ?? '', zone ?? savedZone)}
         >
           <Input {...a11y('invoicePrefix')} maxLength={10} autoCapitalize="characters" />
         </Field>

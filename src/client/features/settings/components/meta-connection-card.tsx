@@ -1,4 +1,4 @@
-import { CheckCircle2, PlugZap, TriangleAlert } from 'lucide-react'
+import { CheckCircle2, CircleDashed, PlugZap, TriangleAlert } from 'lucide-react'
 import { useState } from 'react'
 import { type Resolver, useForm } from 'react-hook-form'
 import { Button } from '@/client/components/ui/button'
@@ -6,6 +6,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/client/components/ui
 import { Field } from '@/client/components/ui/field'
 import { Input } from '@/client/components/ui/input'
 import { Skeleton } from '@/client/components/ui/skeleton'
+import { useMessagingSettings } from '@/client/components/messaging/api/messaging-settings'
 import { ApiError } from '@/client/lib/api-client'
 import { toast } from '@/client/lib/toast'
 import { formatAgo } from '@/shared/dates'
@@ -65,6 +66,7 @@ const resolver: Resolver<FormValues> = (values) => {
 function ConnectionForm({ saved }: { saved: MetaConnectionView }) {
   const save = useSaveMetaConnection()
   const test = useTestMetaConnection()
+  const messaging = useMessagingSettings()
   const [clearing, setClearing] = useState<SecretName | null>(null)
   const form = useForm<FormValues>({
     defaultValues: {
@@ -118,7 +120,9 @@ function ConnectionForm({ saved }: { saved: MetaConnectionView }) {
     }
   }
 
-  const webhookUrl = `${window.location.origin}/api/webhooks/meta`
+  // The server builds every public URL (BASE_URL, else this origin), as for the other webhooks.
+  const webhookUrl =
+    messaging.data?.webhookUrls.metaLeads ?? `${window.location.origin}/api/webhooks/meta`
   return (
     <form onSubmit={(e) => void submit(e)} noValidate className="space-y-4">
       <Field id="meta-page-id" label="Facebook page ID" error={errors.pageId?.message}>
@@ -213,7 +217,16 @@ function ConnectionStatus({ saved }: { saved: MetaConnectionView }) {
         </div>
       ) : (
         <p role="status" className="flex items-start gap-2 text-sm text-slate-700">
-          <CheckCircle2 className="mt-0.5 size-4 shrink-0 text-brand-700" aria-hidden="true" />
+          {/* A check only once something has synced: "Not synced yet" is no success. */}
+          {saved.lastSyncAt ? (
+            <CheckCircle2
+              data-testid="sync-ok"
+              className="mt-0.5 size-4 shrink-0 text-brand-700"
+              aria-hidden="true"
+            />
+          ) : (
+            <CircleDashed className="mt-0.5 size-4 shrink-0 text-slate-500" aria-hidden="true" />
+          )}
           {saved.lastSyncAt ? `Last synced ${formatAgo(saved.lastSyncAt)}` : 'Not synced yet'}
         </p>
       )}

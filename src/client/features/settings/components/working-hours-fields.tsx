@@ -46,13 +46,13 @@ export function WorkingHoursFields({
                       {weekdayNames[day]}
                     </label>
                     {open ? (
-                      <span className="flex items-center gap-2 text-sm">
+                      <span className="flex w-full min-w-0 items-center gap-1 text-sm sm:w-auto sm:gap-2">
                         <Input
                           type="time"
                           aria-label={`${weekdayNames[day]} opens`}
                           aria-invalid={Boolean(message)}
                           aria-describedby={message ? errorId : undefined}
-                          className="w-28"
+                          className="min-w-0 flex-1 px-2 sm:w-36 sm:flex-none sm:px-3"
                           value={value[0]}
                           onChange={(e) => field.onChange([e.target.value, value[1]])}
                         />
@@ -62,7 +62,7 @@ export function WorkingHoursFields({
                           aria-label={`${weekdayNames[day]} closes`}
                           aria-invalid={Boolean(message)}
                           aria-describedby={message ? errorId : undefined}
-                          className="w-28"
+                          className="min-w-0 flex-1 px-2 sm:w-36 sm:flex-none sm:px-3"
                           value={value[1]}
                           onChange={(e) => field.onChange([value[0], e.target.value])}
                         />

@@ -3,7 +3,10 @@ import { Button } from '@/client/components/ui/button'
 import { Card, CardContent } from '@/client/components/ui/card'
 import { serverPaths } from '@/client/paths'
 
-/** /admin for anyone but a hospital admin (spec: 'Admin Access Required', 'Login as Admin'). */
+/**
+ * /admin for anyone but a hospital admin (spec: 'Admin Access Required', 'Login as Admin'):
+ * Login as Admin signs this member out, then opens the sign-in page (issue 40 item 13).
+ */
 export function AdminAccessRequired() {
   return (
     <div className="min-w-0 space-y-6">
@@ -17,7 +20,7 @@ export function AdminAccessRequired() {
             account.
           </p>
           <Button asChild className="mt-2">
-            <a href={serverPaths.login}>Login as Admin</a>
+            <a href={`${serverPaths.logout}?next=login`}>Login as Admin</a>
           </Button>
         </CardContent>
       </Card>

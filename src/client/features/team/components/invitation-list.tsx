@@ -30,7 +30,7 @@ export function InvitationList({
           className="flex flex-wrap items-center gap-3 p-3"
         >
           <Mail className="size-5 shrink-0 text-slate-500" aria-hidden="true" />
-          <div className="min-w-0 flex-1 [overflow-wrap:anywhere]">
+          <div className="min-w-0 flex-1 basis-48 [overflow-wrap:anywhere]">
             <p className="font-medium text-slate-900">
               {i.name} <span className="font-normal text-slate-600">· {roleLabels[i.role]}</span>
             </p>

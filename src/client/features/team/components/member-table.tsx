@@ -1,8 +1,8 @@
-import { UserMinus } from 'lucide-react'
+import { KeyRound, UserMinus } from 'lucide-react'
 import { Badge } from '@/client/components/ui/badge'
 import { Button } from '@/client/components/ui/button'
 import { NativeSelect } from '@/client/components/ui/input'
-import { useUser } from '@/client/lib/current-user'
+import { useCan, useUser } from '@/client/lib/current-user'
 import { formatAgo, formatDate } from '@/shared/dates'
 import { roleLabels, type StaffRole, staffRoles } from '@/shared/roles'
 import type { TeamMember } from '@/shared/schemas/team'
@@ -21,14 +21,19 @@ export function MemberTable({
   onRole,
   onStatus,
   onRemove,
+  onResetLink,
 }: {
   members: TeamMember[]
   busyId: string | null
   onRole: (m: TeamMember, role: StaffRole) => void
   onStatus: (m: TeamMember) => void
   onRemove: (m: TeamMember) => void
+  /** Emails the member a password reset link (issue 40, item 7); not for yourself. */
+  onResetLink: (m: TeamMember) => void
 }) {
   const timeZone = useUser().data?.timeZone
+  // A support visit may not send reset links (the server refuses it too).
+  const canReset = useCan('team:reset-password')
   return (
     <div className="@container rounded-lg border border-slate-200 bg-white shadow-sm">
       <table className="w-full table-fixed border-collapse text-sm">
@@ -117,6 +122,23 @@ export function MemberTable({
                     >
                       {suspended ? 'Activate' : 'Suspend'}
                     </Button>
+                    {m.isYou || !canReset ? null : (
+                      <Button
+                        size="icon"
+                        variant="ghost"
+                        className="size-8"
+                        disabled={suspended || busyId === m.id}
+                        onClick={() => onResetLink(m)}
+                        aria-label={`Send ${m.name} a password reset link`}
+                        title={
+                          suspended
+                            ? 'Activate the member before sending a password reset link'
+                            : 'Send a password reset link'
+                        }
+                      >
+                        <KeyRound aria-hidden="true" />
+                      </Button>
+                    )}
                     <Button
                       size="icon"
                       variant="ghost"

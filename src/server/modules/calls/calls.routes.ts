@@ -1,0 +1,64 @@
+import type { FastifyInstance } from 'fastify'
+import { uuidParam } from '../../../shared/schemas/common'
+import {
+  dispositionInput,
+  listCallsQuery,
+  myPhoneInput,
+  startCallInput,
+} from '../../../shared/schemas/calls'
+import { actingMember, requirePermission } from '../../auth/access'
+import type { AppDb } from '../../db/client'
+import { parse } from '../../http/parse'
+import { registerCallJobs } from './call-jobs'
+import { getCall, listCalls } from './calls-read.service'
+import { startCall } from './calls.service'
+import { setDisposition } from './disposition.service'
+import { getMyPhone, setMyPhone } from './staff-phone.service'
+import { defaultVoiceOptions, type VoiceOptions } from './voice-registry'
+
+/**
+ * Voice calls (issue 41; schemas and the list of routes: src/shared/schemas/calls.ts). Placing
+ * a call, choosing its disposition and setting one's own phone need calls:make (admin, doctor,
+ * nurse, receptionist); reading calls needs leads:read (every hospital role). Refusals:
+ * 400 bad input, no verified staff phone, a contact without a callable number, or a number the
+ * provider refuses; 403 a viewer; 404 another hospital's id; 409 a second live call, a lead
+ * who opted out of calls (OPTED_OUT) or outside calling hours; 502 (UPSTREAM) the provider
+ * refused (credentials, balance) or is down: the call is then kept as failed with that reason.
+ */
+export function callsRoutes(
+  app: FastifyInstance,
+  { db, voice = defaultVoiceOptions }: { db: AppDb; voice?: VoiceOptions | undefined },
+): void {
+  registerCallJobs()
+  const make = { config: requirePermission('calls:make') }
+  const read = { config: requirePermission('leads:read') }
+
+  app.post('/api/calls', make, async (req, reply) => {
+    const input = parse(startCallInput, req.body)
+    const call = await startCall({ db, ...actingMember(req), input, voice })
+    return reply.status(201).send(call)
+  })
+
+  app.get('/api/calls', read, async (req) => {
+    const query = parse(listCallsQuery, req.query)
+    return { calls: await listCalls({ db, ...actingMember(req), query }) }
+  })
+
+  app.get('/api/calls/my-phone', make, async (req) => getMyPhone({ db, ...actingMember(req) }))
+
+  app.put('/api/calls/my-phone', make, async (req) => {
+    const { phone } = parse(myPhoneInput, req.body)
+    return setMyPhone({ db, ...actingMember(req), phone, voice })
+  })
+
+  app.get('/api/calls/:id', read, async (req) => {
+    const { id } = parse(uuidParam, req.params, 'id')
+    return getCall({ db, ...actingMember(req), id })
+  })
+
+  app.post('/api/calls/:id/disposition', make, async (req) => {
+    const { id } = parse(uuidParam, req.params, 'id')
+    const input = parse(dispositionInput, req.body)
+    return setDisposition({ db, ...actingMember(req), id, input })
+  })
+}
