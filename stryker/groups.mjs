@@ -298,6 +298,24 @@ export const servicesParts = {
       'tests/integration/support-access.api.test.ts',
     ],
   },
+  'services-calls': {
+    description:
+      'services: voice calls (click-to-call, dispositions, staff phones) and their status callbacks',
+    mutate: [
+      'src/server/modules/calls/*.service.ts',
+      'src/server/modules/voice-webhooks/*.service.ts',
+    ],
+    ignorers: ['cross-tenant'],
+    testFiles: [
+      'tests/integration/calls-sandbox.api.test.ts',
+      'tests/integration/calls-refusals.api.test.ts',
+      'tests/integration/calls-progress.api.test.ts',
+      'tests/integration/calls-provider.api.test.ts',
+      'tests/integration/voice-webhooks-exotel.api.test.ts',
+      'tests/integration/voice-webhooks-twilio.api.test.ts',
+      'tests/integration/voice-webhooks-reconcile.api.test.ts',
+    ],
+  },
 }
 Object.assign(groups, servicesParts)
 groups.services.testFiles = [
