@@ -288,7 +288,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Live Monitoring: board, feed, summaries, presence and calls (issue 29, decision 040).
   liveMonitoringRoutes(app, { db })
   // Voice calls: click-to-call, call history, dispositions, the staff member's phone (issue 41).
-  callsRoutes(app, { db, voice: options.voice })
+  callsRoutes(app, { db, voice: options.voice, baseURL: options.baseURL })
   // Backups: configurations, runs, downloads, restores (issue 29, decision 039).
   backupRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).

@@ -77,21 +77,36 @@ export async function callbackToken(t: TestApp, hospitalId: string): Promise<str
 }
 
 /**
- * Points a placed call's callbacks at this app, as startCall does once it passes
- * statusCallbackUrl (callback-urls.ts): the same URL either way.
+ * Points a placed call's callbacks at this app's listening port. startCall gave the provider
+ * the URL over the request's origin (inject's localhost:80); its path and query (the hospital
+ * and, for Exotel, the token) must be this one's: only the origin is swapped.
  */
 export function wireExotel(call: FakeExotelCall, url: string | undefined): void {
   if (!url) throw new Error('no callback URL')
+  expect(pathAndQuery(call.statusCallback), 'the StatusCallback startCall sent').toBe(
+    pathAndQuery(url),
+  )
+  expect(call.events).toEqual(['terminal', 'answered'])
+  expect(call.json).toBe(true)
   call.statusCallback = url
-  call.events = ['terminal', 'answered']
   call.json = true
 }
 
 export function wireTwilio(call: FakeTwilioCall, url: string | undefined): void {
   if (!url) throw new Error('no callback URL')
+  expect(pathAndQuery(call.statusCallback), 'the StatusCallback startCall sent').toBe(
+    pathAndQuery(url),
+  )
+  expect(pathAndQuery(call.dial?.statusCallback ?? null)).toBe(pathAndQuery(`${url}?leg=customer`))
+  expect(call.events).toEqual(['initiated', 'ringing', 'answered', 'completed'])
   call.statusCallback = url
-  call.events = ['initiated', 'ringing', 'answered', 'completed']
   if (call.dial) call.dial.statusCallback = `${url}?leg=customer`
+}
+
+const pathAndQuery = (url: string | null) => {
+  if (!url) return null
+  const parsed = new URL(url)
+  return `${parsed.pathname}${parsed.search}`
 }
 
 export { statusCallbackUrl }

@@ -9,6 +9,7 @@ import {
 import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
+import { publicBase } from '../../http/public-url'
 import { registerCallJobs } from './call-jobs'
 import { getCall, listCalls } from './calls-read.service'
 import { startCall } from './calls.service'
@@ -27,7 +28,11 @@ import { defaultVoiceOptions, type VoiceOptions } from './voice-registry'
  */
 export function callsRoutes(
   app: FastifyInstance,
-  { db, voice = defaultVoiceOptions }: { db: AppDb; voice?: VoiceOptions | undefined },
+  {
+    db,
+    voice = defaultVoiceOptions,
+    baseURL,
+  }: { db: AppDb; voice?: VoiceOptions | undefined; baseURL?: string | undefined },
 ): void {
   registerCallJobs()
   const make = { config: requirePermission('calls:make') }
@@ -35,7 +40,13 @@ export function callsRoutes(
 
   app.post('/api/calls', make, async (req, reply) => {
     const input = parse(startCallInput, req.body)
-    const call = await startCall({ db, ...actingMember(req), input, voice })
+    const call = await startCall({
+      db,
+      ...actingMember(req),
+      input,
+      voice,
+      publicBase: publicBase(baseURL, req),
+    })
     return reply.status(201).send(call)
   })
 

@@ -22,6 +22,7 @@ import {
   verifiedStaffPhone,
 } from './call-contact'
 import { enqueueSandboxStep, enqueueSettleUnplaced, sandboxPlan } from './call-jobs'
+import { statusCallbackUrl } from '../voice-webhooks/callback-urls'
 import { applyCallChange, callActivityData, type CallRow } from './call-progress'
 import { callingHoursRefusal } from './call-rules'
 import { toCall } from './calls-read.service'
@@ -51,14 +52,27 @@ export const ALREADY_ON_A_CALL =
   'You are already on a call: finish it (or let it end) before starting another.'
 
 export async function startCall(
-  opts: CallsActor & { input: StartCallInput; voice: VoiceOptions; now?: Date | undefined },
+  opts: CallsActor & {
+    input: StartCallInput
+    voice: VoiceOptions
+    /** The public base the provider's status callbacks go to (publicBase(BASE_URL, req)). */
+    publicBase?: string | undefined
+    now?: Date | undefined
+  },
 ): Promise<Call> {
   const now = opts.now ?? new Date()
   const timeZone = await timeZoneOf(opts.db, opts.hospitalId)
   const prepared = await withTenant(opts.db, opts, async (tx) => {
     const contact = await callContact(tx, opts.input)
     const staffPhone = await verifiedStaffPhone(tx, opts.userId)
-    const voice = hospitalVoice(await readVoiceSettings(tx), opts.hospitalId, opts.voice)
+    const settings = await readVoiceSettings(tx)
+    const voice = hospitalVoice(settings, opts.hospitalId, opts.voice)
+    const callbackUrl = statusCallbackUrl({
+      kind: voice.kind,
+      hospitalId: opts.hospitalId,
+      callbackToken: settings?.callbackToken,
+      publicBase: opts.publicBase,
+    })
     if (contact.kind === 'lead') {
       if (await optedOutOfCalls(tx, contact.phone)) {
         throw new AppError('OPTED_OUT', OPTED_OUT_OF_CALLS)
@@ -93,10 +107,10 @@ export async function startCall(
       summary: `Started a ${voice.kind === 'sandbox' ? 'sandbox ' : ''}call to a ${contact.kind}`,
     })
     await notifyCall(tx, row)
-    return { row, voice, staffPhone }
+    return { row, voice, staffPhone, callbackUrl }
   })
 
-  const { row, voice, staffPhone } = prepared
+  const { row, voice, staffPhone, callbackUrl } = prepared
   let started: StartedCall
   try {
     started = await voice.provider.startCall({
@@ -105,6 +119,7 @@ export async function startCall(
       callerId: voice.callerId,
       record: voice.recordingEnabled,
       reference: row.id,
+      statusCallbackUrl: callbackUrl,
     })
   } catch (error) {
     const refusal =
