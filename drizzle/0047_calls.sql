@@ -43,7 +43,8 @@ CREATE TABLE calls (
   CONSTRAINT calls_outcome_check CHECK (outcome in ('answered', 'no-answer', 'busy', 'failed', 'canceled')),
   CONSTRAINT calls_disposition_check CHECK (disposition in ('interested', 'call_back', 'not_reachable', 'wrong_number', 'booked', 'not_interested')),
   CONSTRAINT calls_call_back_check CHECK ((disposition IS NOT DISTINCT FROM 'call_back') = (call_back_at IS NOT NULL)),
-  CONSTRAINT calls_customer_phone_check CHECK (customer_phone ~ '^\+[1-9][0-9]{6,14}$'),
+  -- '' once the patient is erased (data-rights/patient-erase.service.ts).
+  CONSTRAINT calls_customer_phone_check CHECK (customer_phone = '' OR customer_phone ~ '^\+[1-9][0-9]{6,14}$'),
   CONSTRAINT calls_duration_check CHECK (duration_seconds >= 0),
   CONSTRAINT calls_texts_check CHECK (length(failure_reason) <= 500 AND length(disposition_note) <= 2000 AND length(provider_call_id) <= 200 AND length(recording_key) <= 500)
 );

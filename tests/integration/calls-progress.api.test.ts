@@ -14,6 +14,7 @@ import {
   FAST_VOICE,
   getCall,
   leadWithPhone,
+  patientWithPhone,
   send,
   setCallingHours,
   startCall,
@@ -212,5 +213,39 @@ describe('disposition', () => {
       sql`select action from audit_events where entity_id = ${started.id} order by created_at`,
     )
     expect(audit.map((a) => a.action)).toEqual(['call.disposition', 'call.disposition'])
+  })
+})
+
+describe('erasure', () => {
+  it('an erased patient’s calls keep their times, not the number or the note', async () => {
+    const admin = await login(t.app, demoEmail('admin'))
+    const patientId = await patientWithPhone(t, doctor, 7)
+    const started = await startCall(t, doctor, { patientId })
+    await apply(started.id, { status: 'completed', at: new Date(), durationSeconds: 75 })
+    const noted = await send(t.app, doctor, 'POST', `/api/calls/${started.id}/disposition`, {
+      disposition: 'interested',
+      note: 'Asked about the knee replacement package',
+    })
+    expect(noted.statusCode, noted.body).toBe(200)
+    const [patient] = await queryRows<{ name: string }>(
+      t.db,
+      sql`select name from patients where id = ${patientId}`,
+    )
+    const erased = await send(t.app, admin, 'POST', `/api/patients/${patientId}/erase`, {
+      confirmName: patient?.name,
+    })
+    expect(erased.statusCode, erased.body).toBe(200)
+    const [row] = await queryRows<Record<string, unknown>>(
+      t.db,
+      sql`select customer_phone, disposition_note, disposition, duration_seconds
+          from calls where id = ${started.id}`,
+    )
+    expect(row).toEqual({
+      customer_phone: '',
+      disposition_note: null,
+      disposition: 'interested',
+      duration_seconds: 75,
+    })
+    expect((await getCall(t, doctor, started.id)).durationSeconds).toBe(75)
   })
 })

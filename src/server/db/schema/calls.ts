@@ -105,7 +105,10 @@ export const calls = pgTable(
       'calls_call_back_check',
       sql`(disposition IS NOT DISTINCT FROM 'call_back') = (call_back_at IS NOT NULL)`,
     ),
-    check('calls_customer_phone_check', sql`customer_phone ~ '^\\+[1-9][0-9]{6,14}$'`),
+    check(
+      'calls_customer_phone_check',
+      sql`customer_phone = '' OR customer_phone ~ '^\\+[1-9][0-9]{6,14}$'`,
+    ),
     check('calls_duration_check', sql`duration_seconds >= 0`),
   ],
 )

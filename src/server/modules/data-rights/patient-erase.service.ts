@@ -11,6 +11,7 @@ import {
 import type { Tx } from '../../db/client'
 import { appointments, bookingHolds } from '../../db/schema/appointments'
 import { invoices } from '../../db/schema/billing'
+import { calls } from '../../db/schema/calls'
 import { erasedPatients } from '../../db/schema/erasure'
 import { communications, leads } from '../../db/schema/leads'
 import { reminders } from '../../db/schema/messaging'
@@ -175,6 +176,15 @@ async function eraseRows(
           .returning({ id: leads.id }),
       )
     : 0
+  // Calls keep when and how long staff talked, not the number or what was noted (issue 41).
+  await tx
+    .update(calls)
+    .set({ customerPhone: '', dispositionNote: null, recordingKey: null, updatedAt: now })
+    .where(
+      leadIds.length
+        ? or(eq(calls.patientId, id), inArray(calls.leadId, leadIds))
+        : eq(calls.patientId, id),
+    )
   // Live monitoring's activities keep what staff did, not who it was with.
   await eraseActivityNames(tx, { patientId: id, leadIds, name: ERASED_NAME })
   await tx
