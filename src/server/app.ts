@@ -59,6 +59,7 @@ import { messagingRoutes } from './modules/messaging/messaging.routes'
 import { createMessagingHub } from './modules/messaging-events/hub'
 import { messagingWebhookRoutes } from './modules/messaging-webhooks/webhooks.routes'
 import { voiceWebhookRoutes } from './modules/voice-webhooks/voice-webhooks.routes'
+import { voiceSettingsRoutes } from './modules/voice-settings/voice-settings.routes'
 import { messagingSettingsApi } from './modules/messaging-settings/messaging-settings.api'
 import { outboxRoutes } from './modules/outbox/outbox.routes'
 import { dataExportRoutes } from './modules/data-export/data-export.routes'
@@ -289,6 +290,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   liveMonitoringRoutes(app, { db })
   // Voice calls: click-to-call, call history, dispositions, the staff member's phone (issue 41).
   callsRoutes(app, { db, voice: options.voice, baseURL: options.baseURL })
+  voiceSettingsRoutes(app, { db, voice: options.voice, baseURL: options.baseURL })
   // Backups: configurations, runs, downloads, restores (issue 29, decision 039).
   backupRoutes(app, { db })
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
