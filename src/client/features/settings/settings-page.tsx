@@ -81,6 +81,10 @@ const SecurityAccountPanel = lazyPanel(
   'SecurityAccountPanel',
 )
 const AppearancePanel = lazyPanel(() => import('./components/appearance-panel'), 'AppearancePanel')
+const VoiceSettingsCard = lazyPanel(
+  () => import('./voice/voice-settings-card'),
+  'VoiceSettingsCard',
+)
 const DataActionsPanel = lazyPanel(
   () => import('./components/data-actions-panel'),
   'DataActionsPanel',
@@ -113,6 +117,7 @@ function Integrations() {
         <>
           <MetaConnectionCard />
           <MessagingSettingsCard />
+          <VoiceSettingsCard />
         </>
       ) : user?.hospitalId === null ? (
         <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">

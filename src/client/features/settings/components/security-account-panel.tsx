@@ -1,5 +1,6 @@
 import { Skeleton } from '@/client/components/ui/skeleton'
 import { useUser } from '@/client/lib/current-user'
+import { MyPhoneCard } from '../voice/my-phone-card'
 import { SecurityPasswordCard } from './security-password-card'
 import { SecuritySessionsCard } from './security-sessions-card'
 import { SecurityTwoFactorCard } from './security-two-factor-card'
@@ -23,6 +24,7 @@ export function SecurityAccountPanel() {
           <Skeleton className="h-32 w-full" />
         </div>
       )}
+      <MyPhoneCard />
       <SecurityPasswordCard />
       <SecuritySessionsCard />
     </section>
