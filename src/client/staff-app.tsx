@@ -1,6 +1,7 @@
 import { lazy, Suspense } from 'react'
 import { Redirect, Route, Switch, useSearch } from 'wouter'
 import { HospitalStaffOnly, PlatformAccountsOnly } from './components/layout/access-panel'
+import { LiveCallBar } from './features/calls/components/live-call-bar'
 import { AppShell } from './components/layout/app-shell'
 import { NotFound } from './components/not-found'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
@@ -94,6 +95,7 @@ export function StaffApp({ user }: { user: CurrentUser }) {
           <NotFound />
         </Route>
       </Switch>
+      <LiveCallBar />
     </AppShell>
   )
 }

@@ -269,8 +269,9 @@ export const DEFAULT_FOLLOW_UP_DAYS = 3
 /**
  * GET /api/stats (spec §3 "Stats"), computed in the hospital's time zone.
  * - followUps: leads in contacted or follow-up whose last contact (or creation, if never
- *   contacted) is at least followUpDays ago: due today or earlier.
- * - trends.followUpsOverdue: those whose due day was before today.
+ *   contacted) is at least followUpDays ago: due today or earlier; and leads not converted or
+ *   rejected whose newest call has a "call back at" time today or earlier (each lead once).
+ * - trends.followUpsOverdue: those whose due day (or call-back time) was before today.
  * - trends.totalChangePct: leads created in the last 7 days (today and the 6 days before)
  *   against the 7 days before those, as a whole percent (25 = +25%; null when there were none
  *   before); newToday: created since midnight; conversionRate: converted / total as a percent

@@ -12,7 +12,6 @@ import type { Lead, LeadSource, LeadStatus } from '@/shared/schemas/leads'
 import { useLeads } from './api/get-leads'
 import { useStats } from './api/get-stats'
 import { invalidateLeads } from './api/invalidate'
-import { ActiveCallBar } from './components/active-call-bar'
 import type { Viewing } from './components/lead-details-dialog'
 import { LeadsFilters } from './components/leads-filters'
 import { LeadsHeader } from './components/leads-header'
@@ -135,7 +134,6 @@ export function LeadsPage() {
         onExpand={tour.expand}
         onDismiss={tour.dismissWelcome}
       />
-      <ActiveCallBar />
       <StatsStrip />
       <LazyLeadCharts />
       <section aria-labelledby="recent-leads-title" className="space-y-3">

@@ -1,6 +1,7 @@
 import { Ban, CheckCheck, CircleCheck, Pencil, UserX } from 'lucide-react'
 import { useState } from 'react'
 import { Button } from '@/client/components/ui/button'
+import { CallButton } from '@/client/features/calls/components/call-button'
 import { usePatchAppointment } from '@/client/components/appointments/api/save-appointment'
 import { hasStarted } from '@/client/components/appointments/appointment-time'
 import { ApiError } from '@/client/lib/api-client'
@@ -20,7 +21,7 @@ export function updateErrorText(error: unknown): string {
  * The card's buttons by status (spec section 4 and the issue): Confirm on scheduled, Complete
  * on a confirmed one and No-show on an open one once its start has passed, Cancel on any open
  * appointment,
- * and Edit/Reschedule while open. A refusal shows under the buttons, on the card it concerns
+ * Call the patient (issue 41; not for a viewer), and Edit/Reschedule while open. A refusal shows under the buttons, on the card it concerns
  * (the spec shows no toast for 'Failed to update appointment').
  */
 export function AppointmentActions({
@@ -94,6 +95,18 @@ export function AppointmentActions({
           >
             <UserX aria-hidden="true" /> No-show
           </Button>
+        ) : null}
+        {appointment.patientPhone ? (
+          <CallButton
+            size="sm"
+            aria-label={`Call ${name}`}
+            contact={{
+              kind: 'patient',
+              id: appointment.patientId,
+              name,
+              phone: appointment.patientPhone,
+            }}
+          />
         ) : null}
         <Button
           size="sm"

@@ -10,6 +10,7 @@ import type { Lead } from '@/shared/schemas/leads'
 import { useLead } from '../api/get-lead'
 import { CommunicationHistory } from '@/client/components/messaging/components/communication-history'
 import { ConsentList } from '@/client/components/messaging/components/consent-list'
+import { ContactCalls } from '@/client/features/calls/components/contact-calls'
 import { useMarkLeadRead } from '../api/mark-lead-read'
 import { LeadEditForm } from './lead-edit-form'
 import { LeadQuickActions } from './lead-quick-actions'
@@ -87,6 +88,9 @@ function Details({ lead }: { lead: Lead }) {
       ) : null}
       <Section title="Quick Actions">
         <LeadQuickActions lead={lead} />
+      </Section>
+      <Section title="Calls">
+        <ContactCalls of={{ kind: 'lead', id: lead.id }} />
       </Section>
       <Section title="Communication History">
         <CommunicationHistory of={{ kind: 'lead', id: lead.id }} />

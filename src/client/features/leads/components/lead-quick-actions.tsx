@@ -1,10 +1,11 @@
-import { ExternalLink, Mail, MessageCircle, PhoneCall, UserCheck } from 'lucide-react'
+import { ExternalLink, Mail, MessageCircle, UserCheck } from 'lucide-react'
 import { useState } from 'react'
 import { Link, useLocation } from 'wouter'
 import { ScheduleAppointmentButton } from '@/client/components/appointments/schedule-appointment-button'
 import { Button } from '@/client/components/ui/button'
 import { MessageActions } from '@/client/components/messaging/components/message-actions'
 import { ConfirmDialog } from '@/client/components/ui/confirm-dialog'
+import { CallButton } from '@/client/features/calls/components/call-button'
 import { ApiError } from '@/client/lib/api-client'
 import { useCan } from '@/client/lib/current-user'
 import { toast } from '@/client/lib/toast'
@@ -76,20 +77,16 @@ function ConvertAction({ lead }: { lead: Lead }) {
 }
 
 /**
- * Spec Quick Actions: Call, WhatsApp, Email, Schedule; plus Convert to patient. WhatsApp and
- * Email open the message dialog (a viewer gets the phone's own apps).
+ * Spec Quick Actions: Call (through the hospital's number, issue 41; not for a viewer),
+ * WhatsApp, Email, Schedule; plus Convert to patient. WhatsApp and Email open the message
+ * dialog (a viewer gets the phone's own apps).
  */
 export function LeadQuickActions({ lead }: { lead: Lead }) {
-  const { onCall, onWhatsApp } = useContactActions()
+  const { onWhatsApp } = useContactActions()
   const canMessage = useCan('leads:write')
   return (
     <div className="flex flex-wrap gap-2">
-      <Button variant="outline" asChild>
-        <a href={contactHref.call(lead.phone)} onClick={() => onCall(lead)}>
-          <PhoneCall aria-hidden="true" />
-          Call
-        </a>
-      </Button>
+      <CallButton contact={{ kind: 'lead', id: lead.id, name: lead.name, phone: lead.phone }} />
       {canMessage ? (
         <MessageActions to={leadRecipient(lead)} channels={['whatsapp', 'email']} />
       ) : (

@@ -1,12 +1,12 @@
-import { Mail, MessageCircle, MessageSquare, MoreHorizontal, Phone } from 'lucide-react'
+import { Mail, MessageCircle, MessageSquare, MoreHorizontal } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
 import { MessageActions } from '@/client/components/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
+import { CallButton } from '@/client/features/calls/components/call-button'
 import type { Lead } from '@/shared/schemas/leads'
 import { contactHref, leadRecipient } from '../lead-format'
 
 export interface RowActionHandlers {
-  onCall: (lead: Lead) => void
   onWhatsApp: (lead: Lead) => void
   onMore: (lead: Lead) => void
 }
@@ -14,28 +14,19 @@ export interface RowActionHandlers {
 const icon = 'size-8'
 
 /**
- * Spec row actions: call, WhatsApp, email, SMS and More (the details). WhatsApp, email and SMS
- * open the message dialog; a viewer, who may not send, gets the phone's own apps instead.
+ * Spec row actions: call, WhatsApp, email, SMS and More (the details). Call places a call
+ * through the hospital's number (issue 41; hidden for a viewer). WhatsApp, email and SMS open
+ * the message dialog; a viewer, who may not send, gets the phone's own apps instead.
  */
-export function LeadRowActions({
-  lead,
-  onCall,
-  onWhatsApp,
-  onMore,
-}: RowActionHandlers & { lead: Lead }) {
+export function LeadRowActions({ lead, onWhatsApp, onMore }: RowActionHandlers & { lead: Lead }) {
   const canMessage = useCan('leads:write')
   return (
     <div className="flex items-center justify-end gap-0.5">
-      <Button variant="ghost" size="icon" className={icon} asChild>
-        <a
-          href={contactHref.call(lead.phone)}
-          onClick={() => onCall(lead)}
-          aria-label={`Call ${lead.name}`}
-          title="Call"
-        >
-          <Phone aria-hidden="true" />
-        </a>
-      </Button>
+      <CallButton
+        icon
+        className={icon}
+        contact={{ kind: 'lead', id: lead.id, name: lead.name, phone: lead.phone }}
+      />
       {canMessage ? (
         <MessageActions
           to={leadRecipient(lead)}

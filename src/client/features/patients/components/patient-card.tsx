@@ -12,6 +12,7 @@ import {
 import type { ReactNode } from 'react'
 import { ScheduleAppointmentButton } from '@/client/components/appointments/schedule-appointment-button'
 import { Button } from '@/client/components/ui/button'
+import { CallButton } from '@/client/features/calls/components/call-button'
 import { MessageButton } from '@/client/components/messaging/components/message-actions'
 import { useCan } from '@/client/lib/current-user'
 import { patientRecipient } from '../patient-recipient'
@@ -175,6 +176,18 @@ export function PatientCard({
             >
               <Pencil aria-hidden="true" /> Edit
             </Button>
+          ) : null}
+          {patient.phone && !patient.erasedAt ? (
+            <CallButton
+              size="sm"
+              aria-label={`Call ${patient.name}`}
+              contact={{
+                kind: 'patient',
+                id: patient.id,
+                name: patient.name,
+                phone: patient.phone,
+              }}
+            />
           ) : null}
           {canMessage ? (
             <MessageButton to={patientRecipient(patient)} buttonProps={{ size: 'sm' }} />

@@ -1,5 +1,7 @@
 import { PatientAppointments } from '@/client/components/appointments/patient-appointments'
 import { Dialog } from '@/client/components/ui/dialog'
+import { CallButton } from '@/client/features/calls/components/call-button'
+import { ContactCalls } from '@/client/features/calls/components/contact-calls'
 import { Spinner } from '@/client/components/ui/spinner'
 import { ApiError } from '@/client/lib/api-client'
 import { useMarkPatientReadOnOpen } from '@/client/components/messaging/api/mark-patient-read'
@@ -97,6 +99,23 @@ export function PatientDetailsDialog({
               ) : null}
             </div>
             <CommunicationHistory of={{ kind: 'patient', id: patient.id }} />
+          </section>
+          <section className="min-w-0 space-y-3 rounded-lg border border-slate-200 p-4">
+            <div className="flex flex-wrap items-center justify-between gap-2">
+              <h3 className="text-base font-semibold">Calls</h3>
+              {patient.phone && !patient.erasedAt ? (
+                <CallButton
+                  size="sm"
+                  contact={{
+                    kind: 'patient',
+                    id: patient.id,
+                    name: patient.name,
+                    phone: patient.phone,
+                  }}
+                />
+              ) : null}
+            </div>
+            <ContactCalls of={{ kind: 'patient', id: patient.id }} />
           </section>
           <DataRightsSection patient={patient} />
         </div>

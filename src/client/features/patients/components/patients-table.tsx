@@ -1,5 +1,6 @@
 import { Calendar, Pencil } from 'lucide-react'
 import { Button } from '@/client/components/ui/button'
+import { CallButton } from '@/client/features/calls/components/call-button'
 import { useUser } from '@/client/lib/current-user'
 import { formatDate, formatTime } from '@/shared/dates'
 import { PhoneNumber } from '@/client/components/phone/phone-number'
@@ -57,7 +58,7 @@ export function PatientsTable({
             <th scope="col" className={`${th} hidden w-32 @4xl:table-cell`}>
               Updated
             </th>
-            <th scope="col" className={`${th} w-20`}>
+            <th scope="col" className={`${th} w-28`}>
               <span className="sr-only">Actions</span>
             </th>
           </tr>
@@ -106,6 +107,13 @@ export function PatientsTable({
                     >
                       <Pencil aria-hidden="true" />
                     </Button>
+                  ) : null}
+                  {p.phone && !p.erasedAt ? (
+                    <CallButton
+                      icon
+                      className="size-7"
+                      contact={{ kind: 'patient', id: p.id, name: p.name, phone: p.phone }}
+                    />
                   ) : null}
                   <Button
                     size="icon"
