@@ -44,6 +44,7 @@ import { appointmentsRoutes } from './modules/appointments/appointments.routes'
 import { invoicesRoutes } from './modules/billing/invoices.routes'
 import { servicesCatalogueRoutes } from './modules/billing/services-catalogue.routes'
 import { callsRoutes } from './modules/calls/calls.routes'
+import { callsIncomingRoutes } from './modules/calls-incoming/incoming.routes'
 import type { VoiceOptions } from './modules/calls/voice-registry'
 import { campaignsRoutes } from './modules/campaigns/campaigns.routes'
 import { demoRequestsRoutes } from './modules/demo-requests/demo-requests.routes'
@@ -296,6 +297,7 @@ export async function buildApp(options: AppOptions): Promise<App> {
   // Messaging: providers' webhooks, consents, and live events (one LISTEN 'messaging' per process).
   messagingWebhookRoutes(app, { db, baseURL: options.baseURL })
   voiceWebhookRoutes(app, { db, baseURL: options.baseURL, voice: options.voice })
+  callsIncomingRoutes(app, { db, baseURL: options.baseURL, voice: options.voice })
   messagingSettingsApi(app, {
     db,
     baseURL: options.baseURL,

@@ -21,7 +21,8 @@ export const leadPriorityLabels: Record<LeadPriority, string> = {
   low: 'Low',
 }
 
-/** The spec's four sources, plus the entry paths issue 8 adds (manual, walk-in, CSV import). */
+/** The spec's four sources, plus the entry paths issue 8 adds (manual, walk-in, CSV import), and
+ * issue 41's phone call (an unknown number that called the hospital). */
 export const leadSources = [
   'meta-facebook',
   'meta-instagram',
@@ -30,6 +31,7 @@ export const leadSources = [
   'manual',
   'walk-in',
   'csv-import',
+  'phone',
 ] as const
 export type LeadSource = (typeof leadSources)[number]
 export const leadSourceLabels: Record<LeadSource, string> = {
@@ -40,4 +42,5 @@ export const leadSourceLabels: Record<LeadSource, string> = {
   manual: 'Phone enquiry',
   'walk-in': 'Walk-in',
   'csv-import': 'CSV import',
+  phone: 'Phone call',
 }

@@ -45,6 +45,7 @@ describe('the leads vocabulary', () => {
       'manual',
       'walk-in',
       'csv-import',
+      'phone',
     ])
     expect(manualLeadSources).toEqual(['manual', 'walk-in', 'referral', 'google-ads'])
     expect(communicationTypes).toEqual(['email', 'phone', 'call', 'whatsapp', 'sms', 'system'])
@@ -81,6 +82,7 @@ describe('the leads vocabulary', () => {
       manual: 'Phone enquiry',
       'walk-in': 'Walk-in',
       'csv-import': 'CSV import',
+      phone: 'Phone call',
     })
     expect(leadFunnelStageLabels).toEqual({
       new: 'New',
@@ -196,7 +198,7 @@ describe('listLeadsQuery', () => {
       'status must be all or one of: new, contacted, follow-up, converted, rejected',
     ])
     expect(messagesOf(listLeadsQuery, { source: 'tv' })).toEqual([
-      'source must be all or one of: meta-facebook, meta-instagram, google-ads, referral, manual, walk-in, csv-import',
+      'source must be all or one of: meta-facebook, meta-instagram, google-ads, referral, manual, walk-in, csv-import, phone',
     ])
   })
   it('trims search and assignee and bounds their length', () => {

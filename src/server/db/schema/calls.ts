@@ -83,7 +83,7 @@ export const calls = pgTable(
     index('calls_hospital_created_idx').on(t.hospitalId, t.createdAt.desc()),
     uniqueIndex('calls_hospital_user_live_idx')
       .on(t.hospitalId, t.userId)
-      .where(sql`status in ('queued', 'ringing', 'in-progress')`),
+      .where(sql`status in ('queued', 'ringing', 'in-progress') and direction = 'outbound'`),
     index('calls_hospital_call_back_idx')
       .on(t.hospitalId, t.callBackAt)
       .where(sql`call_back_at is not null`),
@@ -136,6 +136,8 @@ export const voiceSettings = pgTable(
     callbackToken: text('callback_token')
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
+    /** Who an incoming call rings, in order (drizzle/0048; empty: calls-incoming/ring-group.ts). */
+    ringGroup: text('ring_group').array().notNull().default(sql`'{}'::text[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   () => [
@@ -147,6 +149,7 @@ export const voiceSettings = pgTable(
       sql`calling_hours_start ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$' AND calling_hours_end ~ '^([01][0-9]|2[0-3]):[0-5][0-9]$'`,
     ),
     check('voice_settings_token_check', sql`length(callback_token) >= 32`),
+    check('voice_settings_ring_group_check', sql`cardinality(ring_group) <= 20`),
   ],
 )
 
@@ -165,5 +168,30 @@ export const staffPhones = pgTable(
   (t) => [
     primaryKey({ columns: [t.hospitalId, t.userId] }),
     check('staff_phones_phone_check', sql`phone ~ '^\\+[1-9][0-9]{6,14}$'`),
+  ],
+)
+
+/**
+ * An incoming call's pop-up (drizzle/0048_incoming_calls.sql): the staff whose screens it
+ * popped up on (the ring group at the time) and whether it created its lead.
+ */
+export const incomingCalls = pgTable(
+  'incoming_calls',
+  {
+    hospitalId: uuid('hospital_id')
+      .notNull()
+      .references(() => hospitals.id, { onDelete: 'cascade' }),
+    callId: uuid('call_id').notNull(),
+    ringUserIds: text('ring_user_ids').array().notNull().default(sql`'{}'::text[]`),
+    newLead: boolean('new_lead').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.hospitalId, t.callId] }),
+    foreignKey({
+      columns: [t.hospitalId, t.callId],
+      foreignColumns: [calls.hospitalId, calls.id],
+    }).onDelete('cascade'),
+    check('incoming_calls_ring_check', sql`cardinality(ring_user_ids) <= 50`),
   ],
 )

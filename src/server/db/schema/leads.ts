@@ -131,7 +131,7 @@ export const leads = pgTable(
     ),
     check(
       'leads_source_check',
-      sql`source in ('meta-facebook', 'meta-instagram', 'google-ads', 'referral', 'manual', 'walk-in', 'csv-import')`,
+      sql`source in ('meta-facebook', 'meta-instagram', 'google-ads', 'referral', 'manual', 'walk-in', 'csv-import', 'phone')`,
     ),
     check('leads_priority_check', sql`priority in ('high', 'medium', 'low')`),
     check('leads_converted_patient_check', sql`(status = 'converted') = (patient_id is not null)`),

@@ -24,6 +24,7 @@ function row(overrides: Partial<VoiceSettingsRow> = {}): VoiceSettingsRow {
     callingHoursEnd: '19:00',
     recordingEnabled: false,
     callbackToken: 'x'.repeat(64),
+    ringGroup: [],
     updatedAt: new Date(),
     ...overrides,
   }

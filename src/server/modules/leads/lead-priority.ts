@@ -6,7 +6,7 @@ import type { LeadPriority, LeadSource } from '../../../shared/schemas/leads'
  * rest medium, so an ordinary fresh phone enquiry stays medium.
  *
  * - Source: how likely such a lead is to book. A referral or a walk-in (someone sent by a
- *   patient, or standing at the desk) +2; Google Ads (searched for the clinic) +1; Facebook,
+ *   patient, or standing at the desk) +2; Google Ads (searched for the clinic) or a phone call to the hospital +1; Facebook,
  *   Instagram, a phone enquiry or a CSV row 0.
  * - Service interest: a high-value treatment (surgery, implants, IVF...) +2; any other named
  *   service +1; none or a generic "General Inquiry" 0.
@@ -29,6 +29,8 @@ const sourcePoints: Record<LeadSource, number> = {
   'meta-instagram': 0,
   manual: 0,
   'csv-import': 0,
+  // Someone who rang the hospital themselves (issue 41) is asking now, as an ad click is not.
+  phone: 1,
 }
 
 /** Treatments a clinic earns most from and patients decide on quickly once they ask. */

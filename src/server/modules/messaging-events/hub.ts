@@ -1,10 +1,12 @@
 import type { CallEvent } from '../../../shared/schemas/calls'
+import type { IncomingCallEvent } from '../../../shared/schemas/calls-incoming'
 import type { CommunicationEvent } from '../../../shared/schemas/messaging-events'
 import { messageEvent } from '../../../shared/schemas/messaging-events'
 import type { Activity, PresenceEvent } from '../../../shared/schemas/live-monitoring'
 import type { Database } from '../../db/client'
 import { listen, type Listening } from '../../db/notify'
 import { callNotice } from '../calls/call-notice'
+import { incomingNotice } from '../calls-incoming/incoming-notice'
 import { liveNotice } from '../live-monitoring/live-notice'
 import { createNameCache } from '../live-monitoring/members'
 import { forgetWebhookConfig } from '../messaging-webhooks/config-cache'
@@ -20,6 +22,8 @@ export type HubEvent =
   | { type: 'presence'; data: PresenceEvent }
   /** A voice call's new state (issue 41, calls/call-notice.ts). */
   | { type: 'call'; data: CallEvent }
+  /** A call came in: the ring group's screens pop up (calls-incoming/incoming-notice.ts). */
+  | { type: 'incoming_call'; data: IncomingCallEvent }
   | { type: 'retry' }
   /** A support grant of the hospital was revoked: streams opened under it end (issue 39). */
   | { type: 'support-ended'; grantId: string }
@@ -101,6 +105,11 @@ export async function createMessagingHub(options: HubOptions): Promise<Messaging
     const call = callNotice(json)
     if (call) {
       send(call.hospitalId, { type: 'call', data: call.call })
+      return
+    }
+    const incoming = incomingNotice(json)
+    if (incoming) {
+      send(incoming.hospitalId, { type: 'incoming_call', data: incoming.call })
       return
     }
     // Live monitoring (issue 29): activities (named here) and presence changes.

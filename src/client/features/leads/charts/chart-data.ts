@@ -35,6 +35,7 @@ export const sourceColors: Record<LeadSource, string> = {
   manual: '#7c3aed',
   'walk-in': '#0891b2',
   'csv-import': '#475569',
+  phone: '#4d7c0f',
 }
 
 /** The funnel's stages, brand teal darkening stage by stage (each at least 3:1 on white). */
