@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react'
 import { Redirect, Route, Switch, useSearch } from 'wouter'
 import { HospitalStaffOnly, PlatformAccountsOnly } from './components/layout/access-panel'
 import { LiveCallBar } from './features/calls/components/live-call-bar'
+import { IncomingCallPopup } from './features/calls-incoming/incoming-call-popup'
 import { AppShell } from './components/layout/app-shell'
 import { NotFound } from './components/not-found'
 import { FullPageSpinner } from './components/ui/full-page-spinner'
@@ -96,6 +97,7 @@ export function StaffApp({ user }: { user: CurrentUser }) {
         </Route>
       </Switch>
       <LiveCallBar />
+      <IncomingCallPopup user={user} />
     </AppShell>
   )
 }

@@ -12,6 +12,7 @@ import { StatusBadge } from '@/client/components/messaging/components/status-bad
 import { channelLabels } from '@/client/components/messaging/message-rules'
 import type { SandboxMessage } from '@/client/components/messaging/types'
 import { outboxRecipient } from './outbox-recipient'
+import { SimulateIncomingCard } from '../calls-incoming/simulate-incoming-card'
 
 const isStatus = (s: string): s is CommunicationStatus =>
   (communicationStatuses as readonly string[]).includes(s)
@@ -53,6 +54,7 @@ export function SandboxOutboxPage() {
           Integrations.
         </span>
       </p>
+      <SimulateIncomingCard />
       {outbox.isPending ? (
         <div className="space-y-2" aria-label="Loading the sandbox outbox">
           <Skeleton className="h-20 w-full" />
