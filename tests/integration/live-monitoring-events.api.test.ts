@@ -1,3 +1,4 @@
+import { calls } from '../../src/server/db/schema/calls'
 import http from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { sql } from 'drizzle-orm'
@@ -252,6 +253,21 @@ describe('daily summary in the hospital zone (IST) with a fixed clock', () => {
           at: ist(date, time),
           data: { leadId },
         })
+        // The calls themselves (issue 41): the summary's call figures count these.
+        if (type === 'call_start') {
+          await tx.insert(calls).values({
+            hospitalId: h,
+            userId,
+            provider: 'sandbox',
+            customerPhone: '+919800012345',
+            status: 'completed',
+            outcome: 'answered',
+            durationSeconds: 300,
+            startedAt: ist(date, time),
+            createdAt: ist(date, time),
+            endedAt: ist(date, time),
+          })
+        }
       }
     })
     const summary = await dailySummary({
@@ -268,6 +284,9 @@ describe('daily summary in the hospital zone (IST) with a fixed clock', () => {
     expect(mine).toMatchObject({
       userId,
       callsMade: 1,
+      callsAnswered: 1,
+      callsMissed: 0,
+      talkSeconds: 300,
       emailsSent: 1,
       smsSent: 1,
       leadsContacted: 2,

@@ -1,14 +1,15 @@
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { dailyTargets } from '../../src/shared/live-monitoring'
+import { withTenant } from '../../src/server/db/tenant'
+import { applyCallChange } from '../../src/server/modules/calls/call-progress'
 import {
   activitiesResponse,
-  callEnded,
-  callStarted,
   dailySummaryResponse,
   onlineUsersResponse,
   overviewResponse,
 } from '../../src/shared/schemas/live-monitoring'
+import { setCallingHours, startCall } from '../support/calls'
 import { expectError, issuePaths } from '../support/http'
 import { call, newLead } from '../support/leads'
 import { login } from '../support/login'
@@ -173,38 +174,54 @@ describe('reads', () => {
   })
 })
 
-describe('calls from a lead', () => {
-  it('records call_start (201) and call_end once (409 after); the cards count it', async () => {
+describe('calls', () => {
+  // Issue 41: the cards and the board read the calls themselves (their provider's events move
+  // them), not button presses. No worker runs here: the test applies the changes.
+  it('counts a call as ongoing while it rings, then in Calls Today, talk time and the summary', async () => {
+    await setCallingHours(t, a, '00:00', '00:00')
     const lead = await newLead(t.app, receptionist, { name: 'Kavita Deshpande' })
-    const before = overviewResponse
-      .strict()
-      .parse((await get(admin, '/api/live-monitoring/overview')).json())
-    const started = await post(receptionist, `/api/leads/${lead.id}/calls`)
-    expect(started.statusCode, started.body).toBe(201)
-    const { callId } = callStarted.strict().parse(started.json())
-    const during = overviewResponse.parse(
-      (await get(admin, '/api/live-monitoring/overview')).json(),
-    )
+    const cards = async () =>
+      overviewResponse.strict().parse((await get(admin, '/api/live-monitoring/overview')).json())
+    const board = async () =>
+      onlineUsersResponse
+        .parse((await get(admin, '/api/live-monitoring/online-users')).json())
+        .users.find((u) => u.userId === receptionistId)
+    const summary = async () =>
+      dailySummaryResponse
+        .parse(
+          (await get(admin, `/api/live-monitoring/daily-summary?userId=${receptionistId}`)).json(),
+        )
+        .summaries.find((x) => x.userId === receptionistId)
+    const before = await cards()
+    const boardBefore = await board()
+    const summaryBefore = await summary()
+    const started = await startCall(t, receptionist, { leadId: lead.id })
+    const during = await cards()
     expect(during.ongoingCalls).toBe(before.ongoingCalls + 1)
     expect(during.callsToday).toBe(before.callsToday + 1)
-    const board = onlineUsersResponse.parse(
-      (await get(admin, '/api/live-monitoring/online-users')).json(),
-    )
-    expect(board.users.find((u) => u.userId === receptionistId)?.onCall).toBe(true)
+    expect((await board())?.onCall).toBe(true)
 
-    const ended = await post(receptionist, `/api/leads/${lead.id}/calls/${callId}/end`)
-    expect(ended.statusCode, ended.body).toBe(200)
-    expect(callEnded.strict().parse(ended.json()).callId).toBe(callId)
-    const after = overviewResponse.parse((await get(admin, '/api/live-monitoring/overview')).json())
+    const apply = (change: Parameters<typeof applyCallChange>[2]) =>
+      withTenant(t.db, { hospitalId: a, userId: receptionistId }, (tx) =>
+        applyCallChange(tx, started.id, change),
+      )
+    await apply({ status: 'in-progress', at: new Date() })
+    await apply({ status: 'completed', at: new Date(), durationSeconds: 95 })
+    const after = await cards()
     expect(after.ongoingCalls).toBe(before.ongoingCalls)
-
-    const n = await activityCount()
-    expectError(
-      await post(receptionist, `/api/leads/${lead.id}/calls/${callId}/end`),
-      409,
-      'CONFLICT',
-    )
-    expect(await activityCount()).toBe(n)
+    expect(after.callsToday).toBe(before.callsToday + 1)
+    const member = await board()
+    expect(member).toMatchObject({
+      onCall: false,
+      callsToday: (boardBefore?.callsToday ?? 0) + 1,
+      talkSecondsToday: (boardBefore?.talkSecondsToday ?? 0) + 95,
+    })
+    expect(await summary()).toMatchObject({
+      callsMade: (summaryBefore?.callsMade ?? 0) + 1,
+      callsAnswered: (summaryBefore?.callsAnswered ?? 0) + 1,
+      callsMissed: summaryBefore?.callsMissed ?? 0,
+      talkSeconds: (summaryBefore?.talkSeconds ?? 0) + 95,
+    })
 
     const feed = activitiesResponse.parse(
       (await get(viewer, '/api/live-monitoring/activities?limit=5')).json(),
@@ -213,32 +230,24 @@ describe('calls from a lead', () => {
     expect(end?.activityData).toMatchObject({
       leadId: lead.id,
       leadName: 'Kavita Deshpande',
-      callId,
+      callId: started.id,
+      durationSeconds: 95,
     })
-  })
-
-  it("404s another user's call, another hospital's lead, and bad ids (400); nothing written", async () => {
-    const lead = await newLead(t.app, receptionist, { name: 'Suresh Iyer' })
-    const { callId } = callStarted.parse(
-      (await post(receptionist, `/api/leads/${lead.id}/calls`)).json(),
+    // A call that rings out is missed, with no talk time.
+    const other = await newLead(t.app, receptionist, { name: 'Suresh Iyer' })
+    const missed = await startCall(t, receptionist, { leadId: other.id })
+    await withTenant(t.db, { hospitalId: a, userId: receptionistId }, (tx) =>
+      applyCallChange(tx, missed.id, { status: 'no-answer', at: new Date() }),
     )
-    const n = await activityCount()
-    expectError(await post(doctor, `/api/leads/${lead.id}/calls/${callId}/end`), 404, 'NOT_FOUND')
-    expectError(await post(adminB, `/api/leads/${lead.id}/calls`), 404, 'NOT_FOUND')
-    expectError(await post(adminB, `/api/leads/${lead.id}/calls/${callId}/end`), 404, 'NOT_FOUND')
-    const other = await newLead(t.app, receptionist, { name: 'Farah Khan' })
-    expectError(
-      await post(receptionist, `/api/leads/${other.id}/calls/${callId}/end`),
-      404,
-      'NOT_FOUND',
-    )
-    expect(issuePaths(await post(receptionist, '/api/leads/nope/calls'))).toEqual(['id'])
-    expect(issuePaths(await post(receptionist, `/api/leads/${lead.id}/calls/nope/end`))).toEqual([
-      'callId',
-    ])
-    expectError(await post(receptionist, `/api/leads/${lead.id}/calls`, { x: 1 }), 400)
-    expectError(await post(viewer, `/api/leads/${lead.id}/calls`), 403, 'FORBIDDEN')
-    expect(await activityCount()).toBe(n)
+    expect(await summary()).toMatchObject({
+      callsMade: (summaryBefore?.callsMade ?? 0) + 2,
+      callsMissed: (summaryBefore?.callsMissed ?? 0) + 1,
+      talkSeconds: (summaryBefore?.talkSeconds ?? 0) + 95,
+    })
+    // Another hospital's board counts none of it.
+    expect((await get(adminB, '/api/live-monitoring/overview')).json()).toMatchObject({
+      ongoingCalls: 0,
+    })
   })
 })
 
@@ -372,7 +381,7 @@ describe('event sources', () => {
 })
 
 describe('demo seed', () => {
-  it("gives Sanjeevani's staff a week of activities of every type, someone on a call", async () => {
+  it("gives Sanjeevani's staff a week of activities of every type and of calls", async () => {
     const rows = await queryRows<{ activity_type: string; days: number }>(
       t.db,
       sql`select activity_type, count(distinct (occurred_at at time zone 'Asia/Kolkata')::date)::int as days
@@ -392,8 +401,22 @@ describe('demo seed', () => {
       // Patients appear on the days the seed registered them in working hours (issue 40).
       expect(types[type], type).toBeGreaterThanOrEqual(type === 'patient_added' ? 4 : 5)
     }
-    const ours = overviewResponse.parse((await get(admin, '/api/live-monitoring/overview')).json())
-    expect(ours.ongoingCalls).toBeGreaterThanOrEqual(1)
+    // The demo's calls are real call rows (issue 41): each ended, each with its Communication,
+    // answered, rung out and busy, with dispositions and call-backs.
+    const calls = await queryRows<{ outcome: string; n: number; comms: number; backs: number }>(
+      t.db,
+      sql`select c.outcome, count(*)::int as n,
+            count(m.id)::int as comms, count(c.call_back_at)::int as backs
+          from calls c left join communications m
+            on m.type = 'call' and m.metadata ->> 'callId' = c.id::text
+          where c.hospital_id = ${a} and c.provider_call_id like 'sandbox-%'
+            and c.created_at < now() - interval '10 minutes'
+          group by c.outcome`,
+    )
+    const byOutcome = Object.fromEntries(calls.map((r) => [r.outcome, r]))
+    expect(Object.keys(byOutcome).sort()).toEqual(['answered', 'busy', 'no-answer'])
+    for (const r of calls) expect(r.comms, r.outcome).toBe(r.n)
+    expect(byOutcome.answered?.backs).toBeGreaterThan(0)
     const cards = overviewResponse.parse(
       (await get(adminB, '/api/live-monitoring/overview')).json(),
     )

@@ -101,7 +101,7 @@ describe('the seeded demo', () => {
     }
     const ended = new Set(acts.filter((a) => a.type === 'call_end').map((a) => a.data.callId))
     const started = await rows<{ id: string }>(
-      sql`select id from activities where activity_type = 'call_start'`,
+      sql`select data ->> 'callId' as id from activities where activity_type = 'call_start'`,
     )
     expect(started.filter((s) => !ended.has(s.id))).toEqual([])
   })

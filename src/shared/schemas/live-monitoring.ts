@@ -58,8 +58,12 @@ export const onlineUser = z.object({
   isOnline: z.boolean(),
   lastActivity: z.string().nullable(),
   loginTime: z.string().nullable(),
-  /** A call_start with no later call_end by this user. */
+  /** A call of this user's still queued, ringing or in progress (the provider's events). */
   onCall: z.boolean(),
+  /** Outbound calls this user placed today (the hospital's day). */
+  callsToday: z.number().int(),
+  /** Seconds this user talked on answered calls today. */
+  talkSecondsToday: z.number().int(),
   user: z.object({ firstName: z.string(), lastName: z.string(), role }),
 })
 export type OnlineUser = z.infer<typeof onlineUser>
@@ -89,6 +93,10 @@ export const dailySummary = z.object({
   userName: z.string(),
   role,
   callsMade: z.number().int(),
+  /** Calls either way that were answered, that ended unanswered, and the answered seconds. */
+  callsAnswered: z.number().int(),
+  callsMissed: z.number().int(),
+  talkSeconds: z.number().int(),
   emailsSent: z.number().int(),
   smsSent: z.number().int(),
   leadsContacted: z.number().int(),

@@ -29,6 +29,12 @@ export function formatMinutes(minutes: number): string {
   return m ? `${h} h ${m} min` : `${h} h`
 }
 
+/** Talk time: '45 s' under a minute, else whole minutes ('12 min', '1 h 5 min'). */
+export function formatTalk(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds))
+  return s < 60 ? `${s} s` : formatMinutes(Math.round(s / 60))
+}
+
 const NAME_KEYS = ['leadName', 'patientName', 'recipientName', 'name', 'to', 'recipient']
 
 /**

@@ -17,6 +17,8 @@ const member = (userId: string, over: Partial<OnlineUser> = {}): OnlineUser => (
   lastActivity: null,
   loginTime: null,
   onCall: false,
+  callsToday: 0,
+  talkSecondsToday: 0,
   user: { firstName: 'Priya', lastName: 'Sharma', role: 'receptionist' },
   ...over,
 })
@@ -89,10 +91,13 @@ describe('applyActivity', () => {
     const refetch = applyActivity(qc, act('c1', { activityType: 'call_start' }))
     expect(user(qc, 'u1').onCall).toBe(true)
     expect(refetch).toEqual(expect.arrayContaining([overviewKey, dailySummaryKey]))
-    applyActivity(
+    expect(refetch).not.toContain(onlineUsersKey)
+    const ended = applyActivity(
       qc,
       act('c2', { activityType: 'call_end', timestamp: '2026-11-27T10:05:00.000Z' }),
     )
+    // Its calls today and talk time come from the server.
+    expect(ended).toContain(onlineUsersKey)
     expect(user(qc, 'u1')).toMatchObject({
       onCall: false,
       lastActivity: '2026-11-27T10:05:00.000Z',

@@ -87,7 +87,8 @@ export function applyActivity(queryClient: QueryClient, event: Activity): QueryK
     ...(type === 'call_end' ? { onCall: false } : {}),
   }))
   const refetch: QueryKey[] = [dailySummaryKey]
-  if (!member.found) refetch.push(onlineUsersKey)
+  // A call's end changes the member's calls today and talk time, which only the server counts.
+  if (!member.found || type === 'call_end') refetch.push(onlineUsersKey)
   const onlineCounted =
     member.found && member.before && member.after
       ? countOnline(queryClient, member.before, member.after)

@@ -2,6 +2,10 @@ import { TZDate } from '@date-fns/tz'
 import { asc, eq, gte, sql } from 'drizzle-orm'
 import type { ActivityType } from '../../../shared/live-monitoring'
 import { defaultWorkingHours, type WorkingHours } from '../../../shared/scheduling'
+import type { CallDisposition } from '../../../shared/calls'
+import { AppError } from '../../http/app-error'
+import { logPastCall, type PastCall } from '../../modules/calls/past-call'
+import { saveStaffPhone } from '../../modules/calls/staff-phone.service'
 import { recordActivity } from '../../modules/live-monitoring/activity'
 import { markOffline, markOnline } from '../../modules/live-monitoring/presence'
 import { appointments } from '../schema/appointments'
@@ -92,8 +96,70 @@ function at(now: Date, daysAgo: number, minutes: number, zone: string): number {
 interface DayCtx {
   tx: Tx
   hospitalId: string
+  zone: string
+  /** The demo calls written so far (their plan goes round callPlan). */
+  callsMade: number
   now: Date
   lead: () => Named | undefined
+}
+
+/** How the demo's calls went, in turn: mostly answered, some rang out or were busy. */
+const callPlan: {
+  outcome: PastCall['outcome']
+  disposition?: CallDisposition
+  note?: string
+}[] = [
+  { outcome: 'answered', disposition: 'interested', note: 'Wants the package price on WhatsApp' },
+  { outcome: 'no-answer', disposition: 'not_reachable' },
+  { outcome: 'answered', disposition: 'booked' },
+  { outcome: 'answered', disposition: 'call_back', note: 'Call after 6 pm, at work till then' },
+  { outcome: 'busy' },
+  { outcome: 'answered', disposition: 'not_interested', note: 'Already treated elsewhere' },
+  { outcome: 'answered' },
+]
+
+/**
+ * One demo call from `call.at` to `endsAt`, written by logPastCall as a real one is (issue 41).
+ * A call-back is due the next day at 11:00 in the hospital's zone (so some are due, some ahead).
+ */
+async function pastCall(c: DayCtx, s: Staff, call: { lead: Named; at: number }, endsAt: number) {
+  const n = c.callsMade++
+  const plan = callPlan[n % callPlan.length] ?? { outcome: 'answered' as const }
+  const ringSeconds = 8 + (n % 4) * 5
+  const next = new TZDate(call.at, c.zone)
+  const callBackAt = new TZDate(
+    next.getFullYear(),
+    next.getMonth(),
+    next.getDate() + 1,
+    11,
+    0,
+    0,
+    0,
+    c.zone,
+  )
+  try {
+    await logPastCall(c.tx, {
+      hospitalId: c.hospitalId,
+      userId: s.id,
+      contact: { leadId: call.lead.id },
+      startedAt: new Date(call.at),
+      ringSeconds,
+      outcome: plan.outcome,
+      talkSeconds: Math.max(20, Math.round((endsAt - call.at) / 1000) - ringSeconds),
+      ...(plan.disposition
+        ? {
+            disposition: {
+              disposition: plan.disposition,
+              note: plan.note ?? null,
+              callBackAt: plan.disposition === 'call_back' ? new Date(callBackAt.getTime()) : null,
+            },
+          }
+        : {}),
+    })
+  } catch (error) {
+    // A demo lead without a callable mobile is not called.
+    if (!(error instanceof AppError)) throw error
+  }
 }
 
 /** One member's day from `start`: the steps that have happened by `now`; the last moment. */
@@ -110,24 +176,17 @@ async function memberDay(c: DayCtx, s: Staff, start: number, end: number): Promi
   const before = (t: number) => t < c.now.getTime() && t < end
   let t = start
   let last = start
-  let call: { lead: Named; id: string } | null = null
+  let call: { lead: Named; at: number } | null = null
   for (const step of patterns[s.role] ?? []) {
     t += step.gap * MIN
     if (!before(t)) break
     if (step.type === 'call_start') {
       const l = c.lead()
-      const started = l ? await record('call_start', t, { leadId: l.id, leadName: l.name }) : null
-      call = l && started ? { lead: l, id: started.id } : null
+      call = l ? { lead: l, at: t } : null
       if (!call) continue
     } else if (step.type === 'call_end') {
       if (!call) continue
-      const data = {
-        leadId: call.lead.id,
-        leadName: call.lead.name,
-        callId: call.id,
-        durationSeconds: step.gap * 60 - 20,
-      }
-      await record('call_end', t, data, `call_end:${call.id}`)
+      await pastCall(c, s, call, t)
       call = null
     } else if (step.type === 'sms_sent' || step.type === 'email_sent') {
       const l = c.lead()
@@ -141,13 +200,8 @@ async function memberDay(c: DayCtx, s: Staff, start: number, end: number): Promi
   }
   // A call is never left open: it ends a few minutes after it started.
   if (call) {
-    const ended = Math.min(t, c.now.getTime() - MIN)
-    await record(
-      'call_end',
-      ended,
-      { leadId: call.lead.id, leadName: call.lead.name, callId: call.id, durationSeconds: 180 },
-      `call_end:${call.id}`,
-    )
+    const ended = Math.max(call.at + 2 * MIN, Math.min(t, c.now.getTime() - MIN))
+    await pastCall(c, s, call, ended)
     last = ended
   }
   if (end < c.now.getTime()) {
@@ -202,6 +256,8 @@ export async function seedDemoLiveMonitoring(
   const c: DayCtx = {
     tx,
     hospitalId: h.id,
+    zone,
+    callsMade: 0,
     now,
     lead: () => leadRows[n++ % Math.max(leadRows.length, 1)],
   }
@@ -274,6 +330,15 @@ export async function seedDemoLiveMonitoring(
         },
       })
     }
+  }
+  // Each demo member answers click-to-call on their own (sandbox-verified) mobile.
+  for (const [i, s] of demoStaff.entries()) {
+    await saveStaffPhone(tx, {
+      hospitalId: h.id,
+      userId: s.id,
+      phone: `+9198200${String(41_200 + i * 7).padStart(5, '0')}`,
+      verifiedAt: new Date(at(now, PAST_DAYS + 1, 10 * 60, zone)),
+    })
   }
   // Presence as sign-in, activity and sign-out write it.
   for (const s of demoStaff) {

@@ -1,11 +1,14 @@
 import { and, eq, sql } from 'drizzle-orm'
+import type { CallDisposition } from '../../../shared/calls'
 import type { Call, DispositionInput } from '../../../shared/schemas/calls'
+import type { Tx } from '../../db/client'
 import { calls } from '../../db/schema/calls'
 import { communications } from '../../db/schema/leads'
 import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { isFinalStatus } from '../../integrations/voice/voice-provider'
 import { recordAudit } from '../audit/audit.service'
+import type { CallRow } from './call-progress'
 import { toCall } from './calls-read.service'
 import type { CallsActor } from './calls.service'
 
@@ -38,29 +41,11 @@ export async function setDisposition(
     const [found] = await tx.select().from(calls).where(eq(calls.id, opts.id)).for('update')
     if (!found) throw notFound('Call')
     if (!isFinalStatus(found.status)) throw new AppError('CONFLICT', STILL_LIVE)
-    const [updated] = await tx
-      .update(calls)
-      .set({ disposition, dispositionNote: note, callBackAt, updatedAt: new Date() })
-      .where(eq(calls.id, opts.id))
-      .returning()
-    if (!updated) throw notFound('Call')
-    await tx
-      .update(communications)
-      .set({
-        metadata: sql`${communications.metadata} || ${JSON.stringify({
-          disposition,
-          ...(callBackAt ? { callBackAt: callBackAt.toISOString() } : {}),
-        })}::jsonb`,
-      })
-      .where(
-        and(
-          eq(communications.type, 'call'),
-          sql`${communications.metadata} ->> 'callId' = ${opts.id}`,
-          found.leadId
-            ? eq(communications.leadId, found.leadId)
-            : eq(communications.patientId, found.patientId ?? opts.id),
-        ),
-      )
+    const updated = await applyDisposition(tx, found, {
+      disposition,
+      note: note ?? null,
+      callBackAt,
+    })
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,
@@ -73,4 +58,44 @@ export async function setDisposition(
     return updated
   })
   return toCall(row)
+}
+
+/**
+ * The disposition on an ended call and on its Communication's metadata, in the caller's tenant
+ * transaction (setDisposition after its checks; the demo seed's past calls).
+ */
+export async function applyDisposition(
+  tx: Tx,
+  found: CallRow,
+  d: { disposition: CallDisposition; note: string | null; callBackAt: Date | null },
+): Promise<CallRow> {
+  const [updated] = await tx
+    .update(calls)
+    .set({
+      disposition: d.disposition,
+      dispositionNote: d.note,
+      callBackAt: d.callBackAt,
+      updatedAt: new Date(),
+    })
+    .where(eq(calls.id, found.id))
+    .returning()
+  if (!updated) throw notFound('Call')
+  await tx
+    .update(communications)
+    .set({
+      metadata: sql`${communications.metadata} || ${JSON.stringify({
+        disposition: d.disposition,
+        ...(d.callBackAt ? { callBackAt: d.callBackAt.toISOString() } : {}),
+      })}::jsonb`,
+    })
+    .where(
+      and(
+        eq(communications.type, 'call'),
+        sql`${communications.metadata} ->> 'callId' = ${found.id}`,
+        found.leadId
+          ? eq(communications.leadId, found.leadId)
+          : eq(communications.patientId, found.patientId ?? found.id),
+      ),
+    )
+  return updated
 }

@@ -1,5 +1,5 @@
 import { eq } from 'drizzle-orm'
-import type { AppDb } from '../../db/client'
+import type { AppDb, Tx } from '../../db/client'
 import { staffPhones } from '../../db/schema/calls'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
@@ -32,20 +32,33 @@ export async function getMyPhone(opts: CallsActor): Promise<MyPhone> {
   }
 }
 
+/** The staff member's phone as stored, in the caller's tenant transaction (also the demo seed). */
+export async function saveStaffPhone(
+  tx: Tx,
+  p: { hospitalId: string; userId: string; phone: string; verifiedAt: Date | null },
+): Promise<void> {
+  await tx
+    .insert(staffPhones)
+    .values({
+      hospitalId: p.hospitalId,
+      userId: p.userId,
+      phone: p.phone,
+      phoneVerifiedAt: p.verifiedAt,
+    })
+    .onConflictDoUpdate({
+      target: [staffPhones.hospitalId, staffPhones.userId],
+      set: { phone: p.phone, phoneVerifiedAt: p.verifiedAt, updatedAt: new Date() },
+    })
+}
+
 async function store(opts: CallsActor, phone: string, verifiedAt: Date | null): Promise<void> {
   await withTenant(opts.db, opts, async (tx) => {
-    await tx
-      .insert(staffPhones)
-      .values({
-        hospitalId: opts.hospitalId,
-        userId: opts.userId,
-        phone,
-        phoneVerifiedAt: verifiedAt,
-      })
-      .onConflictDoUpdate({
-        target: [staffPhones.hospitalId, staffPhones.userId],
-        set: { phone, phoneVerifiedAt: verifiedAt, updatedAt: new Date() },
-      })
+    await saveStaffPhone(tx, {
+      hospitalId: opts.hospitalId,
+      userId: opts.userId,
+      phone,
+      verifiedAt,
+    })
     await recordAudit(tx, {
       hospitalId: opts.hospitalId,
       actorUserId: opts.userId,

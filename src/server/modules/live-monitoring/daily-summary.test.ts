@@ -13,7 +13,7 @@ describe('workingMinutes', () => {
 })
 
 describe('summarise', () => {
-  it('counts calls dialled, messages, distinct leads contacted and appointments', () => {
+  it('takes the calls from the calls, and counts messages, distinct leads contacted and appointments', () => {
     const acts: DayActivity[] = [
       { type: 'login', at: at('09:00'), leadId: null },
       { type: 'call_start', at: at('09:05'), leadId: 'L1' },
@@ -25,9 +25,14 @@ describe('summarise', () => {
       { type: 'appointment_scheduled', at: at('09:30'), leadId: 'L4' },
       { type: 'patient_added', at: at('09:35'), leadId: null },
     ]
-    const s = summarise(acts)
+    // The activities' call_start are not counted: the calls themselves are (one made in a
+    // tab that never ended it still counts once).
+    const s = summarise(acts, { callsMade: 2, callsAnswered: 1, callsMissed: 1, talkSeconds: 300 })
     expect(s).toMatchObject({
       callsMade: 2,
+      callsAnswered: 1,
+      callsMissed: 1,
+      talkSeconds: 300,
       emailsSent: 2,
       smsSent: 1,
       leadsContacted: 3,
@@ -38,4 +43,9 @@ describe('summarise', () => {
     const expected = (0.02 + 0.04 + 1 / 30 + 0.075 + 1 / 15 + 35 / 480) / 6
     expect(s.performanceScore).toBe(Math.round(expected * 100))
   })
+})
+
+it('summarise: a day without activities still shows its calls', () => {
+  const s = summarise([], { callsMade: 3, callsAnswered: 2, callsMissed: 1, talkSeconds: 95 })
+  expect(s).toMatchObject({ callsMade: 3, callsAnswered: 2, talkSeconds: 95, leadsContacted: 0 })
 })

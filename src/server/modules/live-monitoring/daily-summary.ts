@@ -1,10 +1,12 @@
 import { IDLE_GAP_MS, performanceScore, type SummaryCounts } from '../../../shared/live-monitoring'
 import type { ActivityType } from '../../../shared/live-monitoring'
+import type { CallDayFigures } from './call-figures'
 
 /*
  * A user's day from their activities (issue 29, docs/decisions/040), pure so it is tested
  * without a database:
- * - callsMade: call_start (every call dialled counts, answered or not, ended or not);
+ * - callsMade, callsAnswered, callsMissed, talkSeconds: the day's calls themselves
+ *   (call-figures.ts, issue 41): made = placed outbound, answered or not;
  * - emailsSent, smsSent: email_sent, sms_sent (recorded once a provider accepted the message);
  * - leadsContacted: distinct leads named by a call or a message that day;
  * - appointmentsScheduled: appointment_scheduled;
@@ -39,10 +41,11 @@ export function workingMinutes(times: readonly Date[], idleGapMs = IDLE_GAP_MS):
 
 export function summarise(
   activities: readonly DayActivity[],
-): SummaryCounts & { performanceScore: number } {
+  calls: CallDayFigures,
+): SummaryCounts & Omit<CallDayFigures, 'callsMade'> & { performanceScore: number } {
   const leads = new Set<string>()
   const counts: SummaryCounts = {
-    callsMade: 0,
+    callsMade: calls.callsMade,
     emailsSent: 0,
     smsSent: 0,
     leadsContacted: 0,
@@ -50,13 +53,18 @@ export function summarise(
     workingHours: 0,
   }
   for (const a of activities) {
-    if (a.type === 'call_start') counts.callsMade++
-    else if (a.type === 'email_sent') counts.emailsSent++
+    if (a.type === 'email_sent') counts.emailsSent++
     else if (a.type === 'sms_sent') counts.smsSent++
     else if (a.type === 'appointment_scheduled') counts.appointmentsScheduled++
     if (CONTACTS.has(a.type) && a.leadId) leads.add(a.leadId)
   }
   counts.leadsContacted = leads.size
   counts.workingHours = workingMinutes(activities.map((a) => a.at))
-  return { ...counts, performanceScore: performanceScore(counts) }
+  return {
+    ...counts,
+    callsAnswered: calls.callsAnswered,
+    callsMissed: calls.callsMissed,
+    talkSeconds: calls.talkSeconds,
+    performanceScore: performanceScore(counts),
+  }
 }

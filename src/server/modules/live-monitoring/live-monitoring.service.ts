@@ -12,6 +12,7 @@ import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
 import { hospitalContext } from '../appointments/context'
 import { dateIn, zonedInstant } from '../booking/booking-slots'
+import { callFiguresByUser, callsStarted, liveCallsByUser, noCallFigures } from './call-figures'
 import { summarise } from './daily-summary'
 import { FORMER_MEMBER, hospitalMembers } from './members'
 
@@ -29,26 +30,7 @@ export interface LiveActor {
   now?: Date | undefined
 }
 
-/** A call_start older than this without a call_end is no longer counted as ongoing. */
-export const ONGOING_CALL_MAX_MS = 12 * 60 * 60_000
-
 const tenant = (a: LiveActor) => ({ hospitalId: a.hospitalId, userId: a.userId })
-
-/** Users with a call_start and no later call_end of theirs (spec section 4), with the count. */
-async function ongoingCalls(tx: Tx, now: Date): Promise<Map<string, number>> {
-  const since = new Date(now.getTime() - ONGOING_CALL_MAX_MS)
-  const rows = await tx.execute<{ user_id: string; n: number }>(sql`
-    select s.user_id, count(*)::int as n from activities s
-    where s.activity_type = 'call_start' and s.occurred_at >= ${since.toISOString()}
-      and not exists (
-        select 1 from activities e
-        where e.hospital_id = s.hospital_id and e.user_id = s.user_id
-          and e.activity_type = 'call_end' and e.occurred_at >= s.occurred_at
-      )
-    group by s.user_id`)
-  const list = (rows as unknown as { rows: { user_id: string; n: number }[] }).rows
-  return new Map(list.map((r) => [r.user_id, Number(r.n)]))
-}
 
 const isOnlineAt = (
   p: { isOnline: boolean; lastActivity: Date | null } | undefined,
@@ -59,9 +41,12 @@ const isOnlineAt = (
 export async function onlineUsers(a: LiveActor): Promise<OnlineUsersResponse> {
   const now = a.now ?? new Date()
   const members = (await hospitalMembers(a.db, a.hospitalId)).filter((m) => m.active)
-  const { presence, calls } = await withTenant(a.db, tenant(a), async (tx) => ({
+  const { timeZone } = await hospitalContext(a.db, a.hospitalId)
+  const today = dayBounds(dateIn(now, timeZone), timeZone)
+  const { presence, calls, figures } = await withTenant(a.db, tenant(a), async (tx) => ({
     presence: await tx.select().from(userPresence),
-    calls: await ongoingCalls(tx, now),
+    calls: await liveCallsByUser(tx, now),
+    figures: await callFiguresByUser(tx, today),
   }))
   const byUser = new Map(presence.map((p) => [p.userId, p]))
   const users = members.map((m) => {
@@ -73,6 +58,8 @@ export async function onlineUsers(a: LiveActor): Promise<OnlineUsersResponse> {
       lastActivity: p?.lastActivity?.toISOString() ?? null,
       loginTime: p?.loginTime?.toISOString() ?? null,
       onCall: (calls.get(m.id) ?? 0) > 0,
+      callsToday: (figures.get(m.id) ?? noCallFigures()).callsMade,
+      talkSecondsToday: (figures.get(m.id) ?? noCallFigures()).talkSeconds,
       user: { firstName: m.firstName, lastName: m.lastName, role: m.role },
     }
   })
@@ -158,6 +145,9 @@ export async function dailySummary(
           ),
       )
     : []
+  const figures = ids.length
+    ? await withTenant(a.db, tenant(a), (tx) => callFiguresByUser(tx, { start, end }, ids))
+    : new Map()
   const byUser = new Map<string, typeof rows>()
   for (const r of rows) {
     const list = byUser.get(r.userId) ?? []
@@ -169,7 +159,7 @@ export async function dailySummary(
     userId: m.id,
     userName: m.name,
     role: m.role,
-    ...summarise(byUser.get(m.id) ?? []),
+    ...summarise(byUser.get(m.id) ?? [], figures.get(m.id) ?? noCallFigures()),
   }))
   summaries.sort(
     (x, y) => y.performanceScore - x.performanceScore || x.userName.localeCompare(y.userName),
@@ -186,10 +176,10 @@ export async function overview(a: LiveActor): Promise<OverviewResponse> {
   )
   return withTenant(a.db, tenant(a), async (tx) => {
     const presence = await tx.select().from(userPresence)
-    const calls = await ongoingCalls(tx, now)
+    const calls = await liveCallsByUser(tx, now)
+    const callsToday = await callsStarted(tx, { start, end })
     const [today] = await tx
       .select({
-        calls: sql<number>`count(*) filter (where ${activities.activityType} = 'call_start')::int`,
         messages: sql<number>`count(*) filter (where ${activities.activityType} in ('email_sent', 'sms_sent', 'whatsapp_sent'))::int`,
       })
       .from(activities)
@@ -197,7 +187,7 @@ export async function overview(a: LiveActor): Promise<OverviewResponse> {
     return {
       teamOnline: presence.filter((p) => active.has(p.userId) && isOnlineAt(p, now)).length,
       ongoingCalls: [...calls.values()].reduce((s, n) => s + n, 0),
-      callsToday: Number(today?.calls ?? 0),
+      callsToday,
       messagesSent: Number(today?.messages ?? 0),
     }
   })

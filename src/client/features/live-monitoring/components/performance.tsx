@@ -7,7 +7,7 @@ import { Skeleton } from '@/client/components/ui/skeleton'
 import { type DailyTargets, scoreBadge } from '@/shared/live-monitoring'
 import { roleLabels } from '@/shared/roles'
 import type { DailySummary, DailySummaryResponse } from '@/shared/schemas/live-monitoring'
-import { formatMinutes } from '../activity-text'
+import { formatMinutes, formatTalk } from '../activity-text'
 
 const count = new Intl.NumberFormat('en-IN')
 
@@ -134,6 +134,10 @@ function UserRow({ s, targets }: { s: DailySummary; targets: DailyTargets }) {
           </div>
         ))}
       </dl>
+      <p className="mt-2 text-sm text-slate-600">
+        Calls answered {count.format(s.callsAnswered)}, missed {count.format(s.callsMissed)},
+        talk time {formatTalk(s.talkSeconds)}
+      </p>
     </li>
   )
 }

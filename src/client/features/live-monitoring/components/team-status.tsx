@@ -8,6 +8,7 @@ import { formatAgo } from '@/shared/dates'
 import { type Presence, presenceLabels, presenceOf } from '@/shared/live-monitoring'
 import { roleLabels } from '@/shared/roles'
 import type { OnlineUser, OnlineUsersResponse } from '@/shared/schemas/live-monitoring'
+import { formatTalk } from '../activity-text'
 import { formatWhen } from '../when'
 
 const dotColour: Record<Presence, string> = {
@@ -64,6 +65,12 @@ function MemberRow({
           </span>
           {member.loginTime ? (
             <span>Signed in {formatWhen(member.loginTime, now, timeZone)}</span>
+          ) : null}
+          {member.callsToday > 0 || member.talkSecondsToday > 0 ? (
+            <span>
+              {member.callsToday} {member.callsToday === 1 ? 'call' : 'calls'} today, talk time{' '}
+              {formatTalk(member.talkSecondsToday)}
+            </span>
           ) : null}
         </p>
       </div>
