@@ -6,7 +6,7 @@ import type {
   OnlineUsersResponse,
   OverviewResponse,
 } from '../../../shared/schemas/live-monitoring'
-import type { AppDb, Tx } from '../../db/client'
+import type { AppDb } from '../../db/client'
 import { activities, userPresence } from '../../db/schema/live-monitoring'
 import { withTenant } from '../../db/tenant'
 import { AppError, notFound } from '../../http/app-error'
