@@ -89,6 +89,9 @@ export default defineConfig({
         TWILIO_API_URL: `http://127.0.0.1:${providers.twilio}`,
         SENDGRID_API_URL: `http://127.0.0.1:${providers.sendgrid}`,
         MSG91_API_URL: `http://127.0.0.1:${providers.msg91}`,
+        // Sandbox calls ring 1.5 s and talk 3 s (issue 41: tests/e2e/calls.spec.ts).
+        VOICE_SANDBOX_RING_MS: '1500',
+        VOICE_SANDBOX_TALK_MS: '3000',
       },
     },
   ],
