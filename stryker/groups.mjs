@@ -311,6 +311,7 @@ export const servicesParts = {
       'tests/integration/calls-refusals.api.test.ts',
       'tests/integration/calls-progress.api.test.ts',
       'tests/integration/calls-provider.api.test.ts',
+      'tests/integration/calls-report.api.test.ts',
       'tests/integration/voice-webhooks-exotel.api.test.ts',
       'tests/integration/voice-webhooks-twilio.api.test.ts',
       'tests/integration/voice-webhooks-reconcile.api.test.ts',

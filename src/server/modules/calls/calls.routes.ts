@@ -10,7 +10,9 @@ import { actingMember, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { parse } from '../../http/parse'
 import { publicBase } from '../../http/public-url'
+import { callsReportQuery } from '../../../shared/schemas/calls-report'
 import { registerCallJobs } from './call-jobs'
+import { callsReport, callsReportCsv } from './calls-report.service'
 import { getCall, listCalls } from './calls-read.service'
 import { startCall } from './calls.service'
 import { setDisposition } from './disposition.service'
@@ -60,6 +62,23 @@ export function callsRoutes(
   app.put('/api/calls/my-phone', make, async (req) => {
     const { phone } = parse(myPhoneInput, req.body)
     return setMyPhone({ db, ...actingMember(req), phone, voice })
+  })
+
+  // Registered before /api/calls/:id (a static segment wins in Fastify's router anyway).
+  const report = { config: requirePermission('live-monitoring:read_all') }
+  app.get('/api/calls/report', report, async (req) => {
+    const query = parse(callsReportQuery, req.query)
+    return callsReport({ db, ...actingMember(req), query })
+  })
+
+  app.get('/api/calls/report.csv', report, async (req, reply) => {
+    const query = parse(callsReportQuery, req.query)
+    const { filename, csv } = await callsReportCsv({ db, ...actingMember(req), query })
+    return reply
+      .header('content-type', 'text/csv; charset=utf-8')
+      .header('content-disposition', `attachment; filename="${filename}"`)
+      .header('cache-control', 'no-store')
+      .send(csv)
   })
 
   app.get('/api/calls/:id', read, async (req) => {
