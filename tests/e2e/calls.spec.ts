@@ -95,11 +95,11 @@ test('Call on a lead: ringing, connected, ended; call back tomorrow 11:00 is its
     'Booked an appointment',
     'Not interested',
   ])
-    await expect(dialog.getByRole('radio', { name: label })).toBeVisible()
-  await dialog.getByRole('radio', { name: 'Call back at…' }).check()
+    await expect(dialog.getByRole('radio', { name: label, exact: true })).toBeVisible()
+  await dialog.getByRole('radio', { name: 'Call back at…', exact: true }).check()
   // Tomorrow 11:00 in the hospital's zone unless changed.
   await expect(dialog.getByLabel('Call back on')).toHaveValue(indiaDay(1).field)
-  await expect(dialog.getByLabel('At')).toHaveValue('11:00')
+  await expect(dialog.getByLabel('Call back time')).toHaveValue('11:00')
   await dialog
     .getByLabel('Note (optional)')
     .fill('Wants to speak to her son about the surgery date')
@@ -144,9 +144,9 @@ test('a call-back due today is counted in Follow-ups Due', async ({ page }) => {
   const status = await callAndWaitForEnd(page, name)
   await expect(status).toHaveText(/^Call ended/, { timeout: 15_000 })
   const dialog = page.getByRole('dialog', { name: `How did the call with ${name} go?` })
-  await dialog.getByRole('radio', { name: 'Call back at…' }).check()
+  await dialog.getByRole('radio', { name: 'Call back at…', exact: true }).check()
   await dialog.getByLabel('Call back on').fill(indiaDay(0).field)
-  await dialog.getByLabel('At').fill('23:59')
+  await dialog.getByLabel('Call back time').fill('23:59')
   await dialog.getByRole('button', { name: 'Save outcome' }).click()
   await expect(dialog).toHaveCount(0)
   await expect(followUpsDue(page)).toHaveText(String(before + 1))

@@ -219,7 +219,7 @@ test("a receptionist's row actions on the demo are done in the browser, none ref
       timeout: 20_000,
     })
     const outcome = page.getByRole('dialog', { name: `How did the call with ${messaged} go?` })
-    await outcome.getByRole('radio', { name: 'Interested' }).check()
+    await outcome.getByRole('radio', { name: 'Interested', exact: true }).check()
     await outcome.getByRole('button', { name: 'Save outcome' }).click()
     await walk.toast('Call outcome saved')
     await expect(bar).toHaveCount(0)

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import {
   defaultCallBack,
   dispositionLabel,
+  followUpOf,
   formatCallBack,
   formatTimer,
   secondsSince,
@@ -60,5 +61,20 @@ describe('call-back time in the hospital zone', () => {
   it('names each disposition in words', () => {
     expect(dispositionLabel('call_back')).toBe('Call back at')
     expect(dispositionLabel('booked')).toBe('Booked an appointment')
+  })
+})
+
+describe('followUpOf', () => {
+  it("is the newest call's call-back time, replaced by any later call", () => {
+    const at = '2026-12-04T05:30:00.000Z'
+    expect(followUpOf([{ disposition: 'call_back', callBackAt: at }])).toBe(at)
+    expect(
+      followUpOf([
+        { disposition: null, callBackAt: null },
+        { disposition: 'call_back', callBackAt: at },
+      ]),
+    ).toBeNull()
+    expect(followUpOf([{ disposition: 'interested', callBackAt: null }])).toBeNull()
+    expect(followUpOf([])).toBeNull()
   })
 })

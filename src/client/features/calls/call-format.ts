@@ -1,5 +1,6 @@
 import { TZDate } from '@date-fns/tz'
 import type { CallDisposition, CallStatusName } from '@/shared/calls'
+import type { Call } from '@/shared/schemas/calls'
 
 /**
  * The pure words and times of click-to-call (issue 41): the live bar's timer and status, the
@@ -114,4 +115,15 @@ export function formatCallBack(iso: string, timeZone: string): string {
   const part = (type: Intl.DateTimeFormatPartTypes) =>
     parts.find((p) => p.type === type)?.value ?? ''
   return `${part('weekday')} ${part('day')} ${part('month')}, ${part('hour')}:${part('minute')}`
+}
+
+/**
+ * The contact's follow-up: the newest call's "call back at" (calls newest first), if it has
+ * one; a later call replaces it (as the Follow-ups figure counts).
+ */
+export function followUpOf(
+  calls: readonly Pick<Call, 'disposition' | 'callBackAt'>[],
+): string | null {
+  const newest = calls[0]
+  return newest?.disposition === 'call_back' && newest.callBackAt ? newest.callBackAt : null
 }

@@ -5,16 +5,16 @@ import { Spinner } from '@/client/components/ui/spinner'
 import { formatDate, formatTime } from '@/shared/dates'
 import type { Call } from '@/shared/schemas/calls'
 import { useCalls } from '../api/calls'
-import { CALL_STATUS_LABELS, dispositionLabel, formatCallBack, formatTimer } from '../call-format'
+import {
+  CALL_STATUS_LABELS,
+  dispositionLabel,
+  followUpOf,
+  formatCallBack,
+  formatTimer,
+} from '../call-format'
 
 /** How many of the contact's calls the section lists (newest first). */
 const SHOWN = 5
-
-/** The contact's follow-up: the newest call's "call back at", if it has one. */
-export function followUpOf(calls: readonly Call[]): string | null {
-  const newest = calls[0]
-  return newest?.disposition === 'call_back' && newest.callBackAt ? newest.callBackAt : null
-}
 
 function CallRow({ call, timeZone }: { call: Call; timeZone: string }) {
   const how =

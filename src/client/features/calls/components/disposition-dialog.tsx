@@ -128,7 +128,7 @@ export function DispositionDialog({
                 aria-describedby={errors.callBackAt ? 'call-back-date-error' : undefined}
               />
             </Field>
-            <Field id="call-back-time" label="At" required hint={`Time in ${timeZone}`}>
+            <Field id="call-back-time" label="Call back time" required hint={`Time in ${timeZone}`}>
               <Input
                 id="call-back-time"
                 type="time"
