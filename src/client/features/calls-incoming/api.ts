@@ -1,6 +1,10 @@
-import { useMutation, useQuery } from '@tanstack/react-query'
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query'
 import { api } from '@/client/lib/api-client'
-import type { IncomingCallCard, SandboxIncomingInput } from '@/shared/schemas/calls-incoming'
+import type {
+  IncomingCallCard,
+  RingGroup,
+  SandboxIncomingInput,
+} from '@/shared/schemas/calls-incoming'
 
 /**
  * Incoming calls' API (issue 41; routes in src/shared/schemas/calls-incoming.ts): the pop-up's
@@ -20,5 +24,22 @@ export function useSimulateIncoming() {
   return useMutation({
     mutationFn: (input: SandboxIncomingInput) =>
       api.post<IncomingCallCard>('/api/calls/sandbox/incoming', input),
+  })
+}
+
+export const ringGroupKey = ['/api/calls/ring-group'] as const
+
+export function useRingGroup() {
+  return useQuery({
+    queryKey: ringGroupKey,
+    queryFn: () => api.get<RingGroup>('/api/calls/ring-group'),
+  })
+}
+
+export function useSaveRingGroup() {
+  const queryClient = useQueryClient()
+  return useMutation({
+    mutationFn: (userIds: string[]) => api.put<RingGroup>('/api/calls/ring-group', { userIds }),
+    onSuccess: (saved) => queryClient.setQueryData(ringGroupKey, saved),
   })
 }
