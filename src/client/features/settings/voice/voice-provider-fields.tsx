@@ -36,6 +36,13 @@ const twilioFields: FieldSpec[] = [
   },
 ]
 
+/** What a secret field says under it: whether one is saved, and that blank keeps it. */
+function secretHint(saved: { set: boolean; last4?: string | null } | undefined): string {
+  return saved?.set
+    ? `${secretHintText(saved)}. Leave blank to keep it; type a new one to replace it.`
+    : 'Not set. Required.'
+}
+
 /** The chosen provider's account fields; secrets are write-only with a "Saved (ends 1234)" hint. */
 export function VoiceProviderFields({
   form,
@@ -58,9 +65,7 @@ export function VoiceProviderFields({
     <div className="grid min-w-0 gap-3 sm:grid-cols-2">
       {fields.map((f) => {
         const error = errors[f.name]
-        const hint = f.secret
-          ? `${secretHintText(stored?.[f.name as 'apiToken' | 'authToken'])}. ${stored?.[f.name as 'apiToken' | 'authToken'].set ? 'Leave blank to keep it; type a new one to replace it.' : 'Required.'}`
-          : f.hint
+        const hint = f.secret ? secretHint(stored?.[f.name as 'apiToken' | 'authToken']) : f.hint
         return (
           <Field key={f.name} id={id(f.name)} label={f.label} error={error} hint={hint}>
             <Input
