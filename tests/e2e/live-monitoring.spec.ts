@@ -150,6 +150,34 @@ test('a receptionist sees only her own performance; dark mode passes axe', async
   }
 })
 
+test('the admin’s calls report: the demo’s calls by staff member and day, and its CSV', async ({
+  page,
+}) => {
+  test.setTimeout(120_000)
+  await login(page, ADMIN)
+  await page.goto('/live-monitoring')
+  await page.getByRole('tab', { name: 'Calls report' }).click()
+  await page.getByRole('button', { name: 'Last 30 days' }).click()
+  await expect(page.getByRole('button', { name: 'Last 30 days' })).toHaveAttribute(
+    'aria-pressed',
+    'true',
+  )
+  const byStaff = page.getByRole('region', { name: 'By staff member' })
+  await expect(byStaff.getByRole('listitem').filter({ hasText: RECEPTIONIST_NAME })).toContainText(
+    /\d+ calls?, \d+ answered, \d+ missed, talk \d/,
+  )
+  await expect(page.getByRole('list', { name: 'Outcomes' })).toContainText('Answered')
+  await expect(page.getByText(/new leads called/)).toBeVisible()
+  await settled(page)
+  await expectNoAxeViolations(page, 'Live Monitoring, Calls report')
+  const download = page.waitForEvent('download')
+  await page.getByRole('link', { name: 'Export CSV' }).click()
+  const file = await download
+  expect(file.suggestedFilename()).toMatch(/^calls-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/)
+  await page.setViewportSize({ width: 360, height: 780 })
+  await expectNoSidewaysScroll(page, 'Calls report at 360 px')
+})
+
 test('without the event stream the screen says so and polls every 30 s', async ({ page }) => {
   test.setTimeout(120_000)
   await login(page, RECEPTIONIST)

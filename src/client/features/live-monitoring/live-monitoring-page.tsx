@@ -8,6 +8,7 @@ import { Tabs, TabsContent, TabsList, TabsTrigger } from '@/client/components/ui
 import { useCan, useUser } from '@/client/lib/current-user'
 import { DEFAULT_TIME_ZONE } from '@/shared/dates'
 import { liveMonitoringKey, useLiveMonitoring } from './api/live-monitoring'
+import { CallsReport } from './calls-report/calls-report'
 import { ActivityFeed } from './components/activity-feed'
 import { OverviewCards } from './components/overview-cards'
 import { Performance } from './components/performance'
@@ -22,7 +23,8 @@ function clockTime(at: number, timeZone: string): string {
 
 /**
  * /live-monitoring (spec section 2): a refresh button, an auto-refresh toggle (every 30 s) and
- * the last-updated time; four cards; tabs Team Status, Live Activity, Performance. New activity
+ * the last-updated time; four cards; tabs Team Status, Live Activity, Performance and, for
+ * admins, the calls report (issue 41). New activity
  * and presence changes arrive pushed on the shared event stream (use-live-events.ts).
  */
 export function LiveMonitoringPage() {
@@ -80,6 +82,7 @@ export function LiveMonitoringPage() {
           <TabsTrigger value="team">Team Status</TabsTrigger>
           <TabsTrigger value="activity">Live Activity</TabsTrigger>
           <TabsTrigger value="performance">Performance</TabsTrigger>
+          {seesAll ? <TabsTrigger value="calls">Calls report</TabsTrigger> : null}
         </TabsList>
         <TabsContent value="team">
           <TeamStatus query={reads.onlineUsers} now={now} timeZone={timeZone} />
@@ -90,6 +93,11 @@ export function LiveMonitoringPage() {
         <TabsContent value="performance">
           <Performance query={reads.dailySummary} seesAll={seesAll} />
         </TabsContent>
+        {seesAll ? (
+          <TabsContent value="calls">
+            <CallsReport now={now} timeZone={timeZone} />
+          </TabsContent>
+        ) : null}
       </Tabs>
     </div>
   )

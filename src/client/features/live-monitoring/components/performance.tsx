@@ -135,8 +135,8 @@ function UserRow({ s, targets }: { s: DailySummary; targets: DailyTargets }) {
         ))}
       </dl>
       <p className="mt-2 text-sm text-slate-600">
-        Calls answered {count.format(s.callsAnswered)}, missed {count.format(s.callsMissed)},
-        talk time {formatTalk(s.talkSeconds)}
+        Calls answered {count.format(s.callsAnswered)}, missed {count.format(s.callsMissed)}, talk
+        time {formatTalk(s.talkSeconds)}
       </p>
     </li>
   )
