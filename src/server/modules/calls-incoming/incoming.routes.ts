@@ -32,6 +32,8 @@ export function callsIncomingRoutes(
   const read = { config: requirePermission('leads:read') }
 
   void app.register(async (scope) => {
+    // Providers post forms (Exotel JSON too): a text/plain body is a 415 here, as elsewhere.
+    scope.removeContentTypeParser('text/plain')
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: TWILIO_BODY_LIMIT },

@@ -32,6 +32,8 @@ export function voiceWebhookRoutes(app: FastifyInstance, deps: VoiceWebhookDeps)
   const ok = (reply: FastifyReply) => reply.status(200).send({ ok: true })
 
   void app.register(async (scope) => {
+    // Providers post forms (Exotel JSON too): a text/plain body is a 415 here, as elsewhere.
+    scope.removeContentTypeParser('text/plain')
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: TWILIO_BODY_LIMIT },
