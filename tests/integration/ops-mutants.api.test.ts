@@ -60,100 +60,19 @@ afterAll(async () => {
   await t?.close()
 })
 
-describe('calls from a lead (startCall, endCall)', () => {
-  const activity = (id: string) =>
-    one<{ type: string; user_id: string; data: unknown; dedupe_key: string | null }>(
-      sql`select activity_type as type, user_id, data, dedupe_key from activities where id = ${id}`,
-    )
-  const offline = () =>
-    t.db.execute(sql`update user_presence set is_online = false where user_id = ${receptionistId}`)
-  const online = async () =>
-    (
-      await one<{ on: boolean }>(
-        sql`select is_online as on from user_presence where user_id = ${receptionistId}`,
-      )
-    )?.on
-
-  it('records the start and the end exactly, timed from the start, and marks the caller online', async () => {
-    const lead = await newLead(t.app, receptionist, { name: 'Meera Pillai' })
-    // The heartbeat holds back the per-request presence write: only the call marks online.
-    expect((await req(receptionist, 'POST', '/api/live-monitoring/heartbeat')).statusCode).toBe(204)
-    await offline()
-    const started = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls`)
-    expect(started.statusCode, started.body).toBe(201)
-    const { callId } = started.json<{ callId: string }>()
-    expect(await activity(callId)).toEqual({
-      type: 'call_start',
-      user_id: receptionistId,
-      data: { leadId: lead.id, leadName: 'Meera Pillai', callId },
-      dedupe_key: null,
-    })
-    expect(await online()).toBe(true)
-    await offline()
-    await t.db.execute(
-      sql`update activities set occurred_at = now() - interval '90 seconds' where id = ${callId}`,
-    )
-    const ended = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls/${callId}/end`)
-    expect(ended.statusCode, ended.body).toBe(200)
-    const body = ended.json<{ callId: string; durationSeconds: number }>()
-    expect(body.callId).toBe(callId)
-    expect(body.durationSeconds).toBeGreaterThanOrEqual(90)
-    expect(body.durationSeconds).toBeLessThan(100)
-    expect(await online()).toBe(true)
-    const [end] = await queryRows<{ id: string }>(
-      t.db,
-      sql`select id from activities where dedupe_key = ${`call_end:${callId}`}`,
-    )
-    expect(await activity(end?.id ?? '')).toEqual({
-      type: 'call_end',
-      user_id: receptionistId,
-      data: { leadId: lead.id, leadName: 'Meera Pillai', ...body },
-      dedupe_key: `call_end:${callId}`,
-    })
-    const again = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls/${callId}/end`)
-    expect(expectError(again, 409, 'CONFLICT').message).toBe('This call has already ended')
-    // An end's own id is not a call.
-    const notACall = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls/${end?.id}/end`)
-    expect(expectError(notACall, 404, 'NOT_FOUND').message).toBe('Call not found')
-  })
-
-  it('ends two calls of one lead each once; names no lead the start did not name; 404s exactly', async () => {
-    const lead = await newLead(t.app, receptionist, { name: 'Rohan Das' })
-    const ids: string[] = []
-    for (let i = 0; i < 2; i++) {
-      const res = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls`)
-      ids.push(res.json<{ callId: string }>().callId)
-    }
-    await t.db.execute(
-      sql`update activities set data = data - 'leadName', occurred_at = now() + interval '1 hour'
-          where id = ${ids[1]}`,
-    )
-    for (const id of ids) {
-      const res = await req(receptionist, 'POST', `/api/leads/${lead.id}/calls/${id}/end`)
-      expect(res.statusCode, res.body).toBe(200)
-    }
-    const last = await one<{ data: unknown }>(
-      sql`select data from activities where dedupe_key = ${`call_end:${ids[1]}`}`,
-    )
-    expect(last?.data).toEqual({
-      leadId: lead.id,
-      leadName: null,
-      callId: ids[1],
-      durationSeconds: 0,
-    })
-    const other = await req(adminB, 'POST', `/api/leads/${lead.id}/calls`)
-    expect(expectError(other, 404, 'NOT_FOUND').message).toBe('Lead not found')
-    const notMine = await req(doctor, 'POST', `/api/leads/${lead.id}/calls/${ids[0]}/end`)
-    expect(expectError(notMine, 404, 'NOT_FOUND').message).toBe('Call not found')
-  })
-})
-
 describe('daily summary', () => {
   // 10 March 2025 in Asia/Kolkata is [2025-03-09T18:30Z, 2025-03-10T18:30Z).
   const DAY = '2025-03-10'
-  const add = (userId: string, at: string, leadId: string | null) =>
-    t.db.execute(sql`insert into activities (hospital_id, user_id, activity_type, data, occurred_at)
+  // A call's start (issue 41: the summary counts the call rows, the leads from the activities).
+  const add = async (userId: string, at: string, leadId: string | null) => {
+    await t.db
+      .execute(sql`insert into activities (hospital_id, user_id, activity_type, data, occurred_at)
       values (${a}, ${userId}, 'call_start', ${JSON.stringify(leadId ? { leadId } : {})}::jsonb, ${at})`)
+    await t.db.execute(sql`insert into calls (hospital_id, user_id, provider, customer_phone,
+        status, outcome, duration_seconds, started_at, created_at, ended_at)
+      values (${a}, ${userId}, 'sandbox', '+919800054321', 'completed', 'answered', 60, ${at},
+        ${at}, ${at})`)
+  }
 
   it('counts the day from its first instant up to the next day, best score first, then by name', async () => {
     const lead = '11111111-1111-4111-8111-111111111111'

@@ -12,8 +12,8 @@ import { isoDate } from './common'
  *   GET  /api/live-monitoring/overview               the four cards
  *   POST /api/live-monitoring/heartbeat              204, the signed-in tab every 60 s
  *   POST /api/live-monitoring/offline                204, navigator.sendBeacon on pagehide
- *   POST /api/leads/:id/calls                        201 {callId, startedAt} (call_start)
- *   POST /api/leads/:id/calls/:callId/end            200 {callId, durationSeconds} (call_end)
+ * Calls are POST /api/calls (issue 41, src/shared/schemas/calls.ts): call_start and call_end
+ * come from the calls' own events.
  * Server-sent events on GET /api/events/messages: `activity` (an Activity) and `presence`.
  */
 
@@ -123,17 +123,6 @@ export const overviewResponse = z.object({
   messagesSent: z.number().int(),
 })
 export type OverviewResponse = z.infer<typeof overviewResponse>
-
-/** POST /api/leads/:id/calls/:callId/end params. */
-export const callParams = z.strictObject({
-  id: z.uuid({ message: 'Must be a valid id' }),
-  callId: z.uuid({ message: 'Must be a valid id' }),
-})
-
-export const callStarted = z.object({ callId: z.string(), startedAt: z.string() })
-export type CallStarted = z.infer<typeof callStarted>
-export const callEnded = z.object({ callId: z.string(), durationSeconds: z.number().int() })
-export type CallEnded = z.infer<typeof callEnded>
 
 /** The SSE `activity` event's data is an Activity; `presence` is this. */
 export const presenceEvent = z.object({

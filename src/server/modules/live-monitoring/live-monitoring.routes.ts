@@ -1,16 +1,11 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { can } from '../../../shared/permissions'
-import { noBody, uuidParam } from '../../../shared/schemas/common'
-import {
-  activitiesQuery,
-  callParams,
-  dailySummaryQuery,
-} from '../../../shared/schemas/live-monitoring'
+import { noBody } from '../../../shared/schemas/common'
+import { activitiesQuery, dailySummaryQuery } from '../../../shared/schemas/live-monitoring'
 import { member, requirePermission } from '../../auth/access'
 import type { AppDb } from '../../db/client'
 import { withTenant } from '../../db/tenant'
 import { parse } from '../../http/parse'
-import { endCall, startCall } from './calls.service'
 import {
   dailySummary,
   type LiveActor,
@@ -101,27 +96,5 @@ export function liveMonitoringRoutes(app: FastifyInstance, { db }: { db: AppDb }
       toucher.forget(who)
     }
     return reply.status(204).send()
-  })
-
-  const write = { config: requirePermission('leads:write') }
-
-  app.post('/api/leads/:id/calls', write, async (req, reply) => {
-    const { id } = parse(uuidParam, req.params, 'id')
-    emptyBody(req.body)
-    const actor = member(req)
-    const started = await startCall({
-      db,
-      hospitalId: actor.hospitalId,
-      userId: actor.userId,
-      leadId: id,
-    })
-    return reply.status(201).send(started)
-  })
-
-  app.post('/api/leads/:id/calls/:callId/end', write, async (req) => {
-    const { id, callId } = parse(callParams, req.params)
-    emptyBody(req.body)
-    const actor = member(req)
-    return endCall({ db, hospitalId: actor.hospitalId, userId: actor.userId, leadId: id, callId })
   })
 }
