@@ -164,3 +164,26 @@ test('a viewer sees no Call button', async ({ page }) => {
   ).toBeVisible()
   await expect(page.getByRole('button', { name: /^Call / })).toHaveCount(0)
 })
+
+test('without a verified phone, Call says where to set it and leads there', async ({ page }) => {
+  await skipLeadsTour(page)
+  // The doctor has set no phone for calls in this run.
+  await login(page, 'doctor@sanjeevani.demo')
+  const name = uniqueName('Unrung', 'Lead')
+  await createLeadViaApi(page, { name, phone: answeredMobile() })
+  await page.goto('/leads')
+  await showOnly(page, name)
+  const refused = page.waitForResponse(
+    (r) => r.url().endsWith('/api/calls') && r.request().method() === 'POST',
+  )
+  await rows(page)
+    .getByRole('button', { name: `Call ${name}`, exact: true })
+    .click()
+  expect((await refused).status()).toBe(400)
+  const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'My phone for calls' })
+  await expect(toast).toContainText('Settings → Security')
+  await expect(bar(page)).toHaveCount(0)
+  await toast.getByRole('button', { name: 'Open My phone' }).click()
+  await expect(page).toHaveURL(/\/settings\?tab=security$/)
+  await expect(page.getByText('My phone for calls', { exact: true })).toBeVisible()
+})
