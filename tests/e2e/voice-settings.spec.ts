@@ -61,7 +61,7 @@ test('an admin sets up Exotel, sees the callback URL, and test-calls in the sand
   await page.setViewportSize({ width: 360, height: 740 })
   await expectNoSidewaysScroll(page, 'Voice settings at 360px')
   await page.getByRole('heading', { name: 'Voice calls' }).scrollIntoViewIfNeeded()
-  await page.screenshot({ path: `${SHOTS}/voice-settings-360.png`, fullPage: true })
+  await page.screenshot({ path: `${SHOTS}/voice-settings-360.png` })
   await page.setViewportSize({ width: 1280, height: 800 })
 
   // Back to the sandbox (no call leaves the building), recording off; then a test call.
@@ -105,6 +105,8 @@ test('staff verify their own phone for calls; a viewer has no such card', async 
   await expectNoAxeViolations(page, 'Settings → Security with My phone for calls')
   await page.setViewportSize({ width: 360, height: 740 })
   await expectNoSidewaysScroll(page, 'My phone for calls at 360px')
+  await page.getByRole('heading', { name: 'My phone for calls' }).scrollIntoViewIfNeeded()
+  await page.screenshot({ path: `${SHOTS}/my-phone-360.png` })
   await page.setViewportSize({ width: 1280, height: 800 })
 
   const other = await browser.newContext()
