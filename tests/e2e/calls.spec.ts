@@ -1,6 +1,7 @@
 import type { Page } from '@playwright/test'
 import {
   createLeadViaApi,
+  createPatientViaApi,
   expect,
   expectNoAxeViolations,
   expectNoSidewaysScroll,
@@ -211,4 +212,34 @@ test('without a verified phone, Call says where to set it and leads there', asyn
   await toast.getByRole('button', { name: 'Open My phone' }).click()
   await expect(page).toHaveURL(/\/settings\?tab=security$/)
   await expect(page.getByText('My phone for calls', { exact: true })).toBeVisible()
+})
+
+test('Call on a patient; "booked" opens the appointment form with the patient filled in', async ({
+  page,
+}) => {
+  await login(page, RECEPTIONIST)
+  await verifyMyPhone(page)
+  const name = uniqueName('Booked', 'Caller')
+  await createPatientViaApi(page, { name, phone: answeredMobile() })
+  await page.goto('/patients')
+  await page.getByPlaceholder('Search patients by name, email, or phone...').fill(name)
+  const call = page.getByRole('button', { name: `Call ${name}`, exact: true }).first()
+  const placed = page.waitForResponse(
+    (r) => r.url().endsWith('/api/calls') && r.request().method() === 'POST',
+  )
+  await call.click()
+  expect((await placed).status()).toBe(201)
+  await expect(bar(page)).toContainText(`Call with ${name}`)
+  await expect(bar(page).getByTestId('call-status')).toHaveText(/^Call ended/, {
+    timeout: 20_000,
+  })
+  const dialog = page.getByRole('dialog', { name: `How did the call with ${name} go?` })
+  await dialog.getByRole('radio', { name: 'Booked an appointment', exact: true }).check()
+  await dialog.getByRole('button', { name: 'Save outcome' }).click()
+  const booking = page.getByRole('dialog', { name: 'New Appointment' })
+  await expect(booking).toBeVisible()
+  await expect(booking.getByRole('button', { name: `Change patient (${name})` })).toBeVisible()
+  await page.keyboard.press('Escape')
+  await expect(booking).toHaveCount(0)
+  await expect(bar(page)).toHaveCount(0)
 })
