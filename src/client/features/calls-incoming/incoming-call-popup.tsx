@@ -114,7 +114,9 @@ function IncomingCallCardView({ id }: { id: string }) {
                     ? `, next appointment ${shortDayTime(data.nextAppointmentAt, timeZone)}`
                     : ''}
                 </p>
-                {data.phone ? <p className="text-slate-600">{data.phone}</p> : null}
+                {data.phone && data.phone !== data.name ? (
+                  <p className="text-slate-600">{data.phone}</p>
+                ) : null}
                 {/* Announced once when the details arrive (the card itself takes no focus). */}
                 {data.status === 'ringing' ? (
                   <p role="alert" className="sr-only">
