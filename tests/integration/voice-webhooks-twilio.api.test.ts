@@ -1,4 +1,8 @@
+import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { buildApp } from '../../src/server/app'
+import { openDatabase } from '../../src/server/db/client'
+import { createMessagingHub, type HubEvent } from '../../src/server/modules/messaging-events/hub'
 import { twilioSignature } from '../../src/server/integrations/messaging/signatures'
 import type { Worker } from '../../src/server/jobs/worker'
 import {
@@ -13,8 +17,15 @@ import {
 } from '../support/calls'
 import type { FakeVoiceOutcome } from '../support/fakes/exotel'
 import { type FakeTwilioVoice, startFakeTwilioVoice } from '../support/fakes/twilio-voice'
+import { onPostgres, waitFor } from '../support/jobs'
 import { login } from '../support/login'
-import { createTestApp, demoEmail, hospitalIdOf, type TestApp } from '../support/test-app'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  TEST_AUTH_SECRET,
+  type TestApp,
+} from '../support/test-app'
 import {
   endedCall,
   listenLocally,
@@ -177,5 +188,58 @@ describe('Twilio voice callbacks', () => {
     expect((await getCall(t, admin, call.id)).endedAt).toBeNull()
     await fake.sendCallEvents(sent.sid)
     expect(await endedCall(t, admin, call.id)).toMatchObject({ status: 'completed' })
+  })
+})
+
+describe.skipIf(!onPostgres)('two instances', () => {
+  it('a callback landing on the instance that did not start the call reaches the screens of the one that did', async () => {
+    // Instance B: the same database through its own pool, its own HTTP port.
+    const second = await openDatabase({ databaseUrl: t.directUrl ?? '' })
+    const { app: appB } = await buildApp({
+      database: second,
+      databaseDirectUrl: t.directUrl,
+      authSecret: TEST_AUTH_SECRET,
+      logLevel: 'silent',
+      voice: { ...FAST_VOICE, twilioUrl: fake.url },
+    })
+    await appB.listen({ port: 0, host: '127.0.0.1' })
+    const baseB = `http://127.0.0.1:${(appB.server.address() as AddressInfo).port}`
+    // Instance A's screens: its hub, subscribed to the hospital.
+    const hub = await createMessagingHub({
+      database: t.database,
+      directUrl: t.directUrl,
+      log: { warn: () => {}, info: () => {} },
+    })
+    const events: HubEvent[] = []
+    hub.subscribe(hospitalA, (e) => events.push(e))
+    try {
+      const { call, sent } = await placed({ answer: 42 })
+      wireTwilio(
+        sent,
+        statusCallbackUrl({
+          kind: 'twilio',
+          hospitalId: hospitalA,
+          callbackToken: null,
+          publicBase: baseB,
+        }),
+      )
+      fake.finish(sent.sid)
+      expect((await fake.sendCallEvents(sent.sid)).every((s) => s === 200)).toBe(true)
+      expect(await endedCall(t, admin, call.id)).toMatchObject({
+        status: 'completed',
+        durationSeconds: 42,
+      })
+      await waitFor(
+        async () =>
+          events.some(
+            (e) => e.type === 'call' && e.data.id === call.id && e.data.status === 'completed',
+          ),
+        'the completed call event on instance A',
+      )
+    } finally {
+      await hub.close()
+      await appB.close()
+      await second.close()
+    }
   })
 })
