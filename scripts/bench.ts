@@ -20,11 +20,14 @@
 // through receiveUpload and back as a download, MB/s and RSS growth; alone:
 // BENCH_PARTS=storage npm run bench), backup (issue 29: back up and restore a hospital with
 // 50,000 patients, 100,000 leads and 100,000 invoices: times, file size, peak RSS; alone:
-// BENCH_PARTS=backup npm run bench). Scratch data only: a database created on
+// BENCH_PARTS=backup npm run bench), calls (issue 41: signed Twilio voice callbacks processed
+// per second, and the call history of a lead with 1,000 calls; alone: BENCH_PARTS=calls npm
+// run bench). Scratch data only: a database created on
 // BENCH_DATABASE_URL's (or TEST_DATABASE_URL's) server and dropped, a temp DATA_DIR.
 import { benchAppointments, type AppointmentsResult } from './bench/appointments'
 import { benchBackup, type BackupResult } from './bench/backup'
 import { benchBilling, type BillingResult } from './bench/billing'
+import { benchCalls, type CallsResult, callsSummary } from './bench/calls'
 import { benchCampaigns, type CampaignsResult } from './bench/campaigns'
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
@@ -121,6 +124,12 @@ async function main(): Promise<void> {
     console.log('\n== Backups (issue 29): back up and restore a large hospital ==')
     backup = await benchBackup(log)
   }
+  let calls: CallsResult | null = null
+  if (config.parts('calls')) {
+    console.log("\n== Calls (issue 41): voice callbacks and a lead's call history ==")
+    if (await postgresAnswers()) process.env.TEST_DATABASE_URL ??= config.serverUrl
+    calls = await benchCalls(log)
+  }
   const compression =
     pgRes?.page && config.parts('compression') ? benchCompression(pgRes.page) : null
   if (pgRes) {
@@ -151,6 +160,7 @@ async function main(): Promise<void> {
             },
           }
         : {}),
+      ...(calls ? { calls: callsSummary(calls) } : {}),
       ...(storage || campaigns
         ? {
             growth: {
