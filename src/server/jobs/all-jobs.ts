@@ -2,6 +2,7 @@ import type { GraphConfig } from '../integrations/meta/graph'
 import { registerBackupSchedules } from '../modules/backups/backups.routes'
 import { registerAppointmentJobs } from '../modules/appointments/reminder-job'
 import { registerCallJobs } from '../modules/calls/call-jobs'
+import { RECORDING_PRUNE_JOB, registerRecordingJobs } from '../modules/calls/recording-jobs'
 import {
   OVERDUE_JOB,
   OVERDUE_SWEEP_JOB,
@@ -43,6 +44,8 @@ export function registerAllJobs(options: {
   registerAppointmentJobs()
   // Voice calls: the sandbox's simulated progress, unplaced calls settled (issue 41; idempotent).
   registerCallJobs()
+  // Call recordings copied into storage (issue 41; idempotent: buildApp registers them too).
+  registerRecordingJobs()
   // Voice callbacks confirmed with the provider, and lost callbacks reconciled (issue 41).
   registerVoiceWebhookSchedules()
   // Backups: runs, restores, the minute tick that starts due configurations, retention (issue 29).
@@ -60,6 +63,8 @@ export function registerAllJobs(options: {
   // Exports (Settings → Data) are kept 48 hours for download, then removed, daily.
   registerHandler(EXPORT_FILES_PRUNE_JOB, () => pruneAllExports())
   schedule(EXPORT_FILES_PRUNE_JOB, { dailyAt: '03:30', timeZone: 'Asia/Kolkata' })
+  // Call recordings older than RECORDING_RETENTION_DAYS are deleted, daily (issue 41).
+  schedule(RECORDING_PRUNE_JOB, { dailyAt: '04:00', timeZone: 'Asia/Kolkata' })
   // Overdue invoices: an hourly sweep enqueues each hospital's daily run after its own midnight.
   registerHandler(OVERDUE_JOB, overdueJob)
   registerHandler(OVERDUE_SWEEP_JOB, overdueSweepJob)

@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join } from 'node:path'
-import { eq, sql } from 'drizzle-orm'
+import { and, eq, isNotNull, sql } from 'drizzle-orm'
 import { z } from 'zod'
 import type { PlanId } from '../../shared/plans'
 import {
@@ -11,6 +11,7 @@ import {
 } from '../../shared/schemas/storage'
 import type { AppDb, Tx } from '../db/client'
 import { backupUploads } from '../db/schema/backups'
+import { calls } from '../db/schema/calls'
 import { hospitals } from '../db/schema/hospitals'
 import { supportTicketAttachments } from '../db/schema/support-tickets'
 import { withPlatform, withTenant } from '../db/tenant'
@@ -22,7 +23,8 @@ import { quotaEnvShape } from './storage-env'
 /*
  * One disk quota per hospital over every byte it stores (issue 39, docs/decisions/045):
  * support-ticket attachments and backup uploads (rows with their size, in the storage module),
- * data exports (DATA_DIR/exports/<hospital>) and lead-import files (DATA_DIR/imports/<hospital>).
+ * data exports (DATA_DIR/exports/<hospital>), lead-import files (DATA_DIR/imports/<hospital>)
+ * and call recordings (calls.recording_bytes).
  * Usage is derived each time from what records the files (the rows' sizes; the folders, which
  * are the only record of exports, import uploads, error reports and partial files), never a
  * counter that could drift. Nothing here is process-local: the decisions that must not race
@@ -93,6 +95,15 @@ async function sumSize(tx: Tx, hospitalId: string, kind: 'attachments' | 'backup
   return Number(row?.bytes ?? 0)
 }
 
+/** The call recordings copied into storage (issue 41): calls.recording_bytes, index-only. */
+async function recordingBytes(tx: Tx, hospitalId: string) {
+  const [row] = await tx
+    .select({ bytes: sql<string>`coalesce(sum(${calls.recordingBytes}), 0)` })
+    .from(calls)
+    .where(and(eq(calls.hospitalId, hospitalId), isNotNull(calls.recordingKey)))
+  return Number(row?.bytes ?? 0)
+}
+
 /**
  * Bytes per kind, in a tenant transaction of the hospital: the rows' sizes (an index-only sum,
  * drizzle/0037_storage_quota.sql) and the export and import folders.
@@ -106,6 +117,7 @@ export async function usageByKind(
     backupUploads: await sumSize(tx, hospitalId, 'backupUploads'),
     exports: await folderBytes(exportDir(hospitalId)),
     imports: await folderBytes(importDir(hospitalId)),
+    recordings: await recordingBytes(tx, hospitalId),
   }
 }
 

@@ -89,6 +89,10 @@ export const call = z.object({
   disposition: z.enum(callDispositions).nullable(),
   dispositionNote: z.string().nullable(),
   callBackAt: z.string().nullable(),
+  /** A recording is in storage (GET /api/calls/:id/recording, calls:recordings only). */
+  hasRecording: z.boolean(),
+  /** Why a recorded call has no recording (storage full, too large, none at the provider). */
+  recordingNote: z.string().nullable(),
   createdAt: z.string(),
 })
 export type Call = z.infer<typeof call>

@@ -8,7 +8,13 @@ import { z } from 'zod'
  */
 
 /** What counts toward the quota. */
-export const storageKinds = ['attachments', 'backupUploads', 'exports', 'imports'] as const
+export const storageKinds = [
+  'attachments',
+  'backupUploads',
+  'exports',
+  'imports',
+  'recordings',
+] as const
 export type StorageKind = (typeof storageKinds)[number]
 
 export const storageKindLabels: Record<StorageKind, string> = {
@@ -16,6 +22,7 @@ export const storageKindLabels: Record<StorageKind, string> = {
   backupUploads: 'Backup files uploaded to restore',
   exports: 'Data exports',
   imports: 'Lead import files',
+  recordings: 'Call recordings',
 }
 
 export const storageUsage = z.object({

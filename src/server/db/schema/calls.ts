@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm'
 import {
+  bigint,
   boolean,
   check,
   foreignKey,
@@ -62,6 +63,10 @@ export const calls = pgTable(
     callBackAt: timestamp('call_back_at', { withTimezone: true }),
     /** The recording in the storage module (a later slice copies it there). */
     recordingKey: text('recording_key'),
+    /** The stored recording's size (drizzle/0049): the disk quota's 'recordings' kind. */
+    recordingBytes: bigint('recording_bytes', { mode: 'number' }),
+    /** Why a recorded call has no recording (quota full, too large, none at the provider). */
+    recordingNote: text('recording_note'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
@@ -110,6 +115,13 @@ export const calls = pgTable(
       sql`customer_phone = '' OR customer_phone ~ '^\\+[1-9][0-9]{6,14}$'`,
     ),
     check('calls_duration_check', sql`duration_seconds >= 0`),
+    check(
+      'calls_recording_bytes_check',
+      sql`recording_bytes >= 0 AND (recording_bytes IS NULL) = (recording_key IS NULL)`,
+    ),
+    index('calls_hospital_recording_idx')
+      .on(t.hospitalId, t.endedAt)
+      .where(sql`recording_key IS NOT NULL`),
   ],
 )
 
@@ -137,7 +149,10 @@ export const voiceSettings = pgTable(
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     /** Who an incoming call rings, in order (drizzle/0048; empty: calls-incoming/ring-group.ts). */
-    ringGroup: text('ring_group').array().notNull().default(sql`'{}'::text[]`),
+    ringGroup: text('ring_group')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   () => [
@@ -182,7 +197,10 @@ export const incomingCalls = pgTable(
       .notNull()
       .references(() => hospitals.id, { onDelete: 'cascade' }),
     callId: uuid('call_id').notNull(),
-    ringUserIds: text('ring_user_ids').array().notNull().default(sql`'{}'::text[]`),
+    ringUserIds: text('ring_user_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     newLead: boolean('new_lead').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },

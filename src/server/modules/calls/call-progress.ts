@@ -7,6 +7,7 @@ import { type CallStatus, isFinalStatus } from '../../integrations/voice/voice-p
 import { touchLeads } from '../leads/communications.service'
 import { recordActivity } from '../live-monitoring/activity'
 import { notifyCall } from './call-notice'
+import { enqueueRecordingFetch } from './recording-jobs'
 import { callSummary, outcomeOf, statusesBefore } from './call-rules'
 
 /**
@@ -58,6 +59,7 @@ export async function applyCallChange(
     .returning()
   if (!row) return null
   if (final && row.providerCallId !== null) await recordCallEnd(tx, row)
+  if (final && row.providerCallId !== null) await enqueueRecordingFetch(tx, row)
   await notifyCall(tx, row)
   return row
 }

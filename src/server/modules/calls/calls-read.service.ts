@@ -34,6 +34,8 @@ export function toCall(row: CallRow): Call {
     disposition: row.disposition,
     dispositionNote: row.dispositionNote,
     callBackAt: iso(row.callBackAt),
+    hasRecording: row.recordingKey !== null,
+    recordingNote: row.recordingNote,
     createdAt: row.createdAt.toISOString(),
   }
 }

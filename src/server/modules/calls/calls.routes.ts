@@ -16,6 +16,8 @@ import { callsReport, callsReportCsv } from './calls-report.service'
 import { getCall, listCalls } from './calls-read.service'
 import { startCall } from './calls.service'
 import { setDisposition } from './disposition.service'
+import { registerRecordingJobs } from './recording-jobs'
+import { sendCallRecording } from './recording-route'
 import { getMyPhone, setMyPhone } from './staff-phone.service'
 import { defaultVoiceOptions, type VoiceOptions } from './voice-registry'
 
@@ -37,6 +39,7 @@ export function callsRoutes(
   }: { db: AppDb; voice?: VoiceOptions | undefined; baseURL?: string | undefined },
 ): void {
   registerCallJobs()
+  registerRecordingJobs()
   const make = { config: requirePermission('calls:make') }
   const read = { config: requirePermission('leads:read') }
 
@@ -85,6 +88,15 @@ export function callsRoutes(
     const { id } = parse(uuidParam, req.params, 'id')
     return getCall({ db, ...actingMember(req), id })
   })
+
+  app.get(
+    '/api/calls/:id/recording',
+    { config: requirePermission('calls:recordings') },
+    async (req, reply) => {
+      const { id } = parse(uuidParam, req.params, 'id')
+      return sendCallRecording(reply, { db, ...actingMember(req), id })
+    },
+  )
 
   app.post('/api/calls/:id/disposition', make, async (req) => {
     const { id } = parse(uuidParam, req.params, 'id')

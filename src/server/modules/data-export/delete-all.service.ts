@@ -190,22 +190,25 @@ async function deleteExports(db: AppDb, hospitalId: string): Promise<void> {
 
 /**
  * The stored files (storage module keys) named by the rows about to be erased: every erased
- * table's `storage_key` column, so a table added later with files is covered too.
+ * table's `storage_key` column (and calls' `recording_key`, issue 41), so a table added later
+ * with files is covered too.
  */
 async function storedFiles(tx: Tx, erased: string[]): Promise<string[]> {
-  const withKeys = await rows<{ name: string }>(
+  const withKeys = await rows<{ name: string; keyColumn: string }>(
     tx,
-    sql`select c.relname as name from pg_attribute a
+    sql`select c.relname as name, a.attname as "keyColumn" from pg_attribute a
           join pg_class c on c.oid = a.attrelid
           join pg_namespace n on n.oid = c.relnamespace and n.nspname = 'public'
-        where a.attname = 'storage_key' and not a.attisdropped and c.relkind in ('r', 'p')`,
+        where a.attname in ('storage_key', 'recording_key') and not a.attisdropped
+          and c.relkind in ('r', 'p')`,
   )
   const keys: string[] = []
-  for (const { name } of withKeys) {
+  for (const { name, keyColumn } of withKeys) {
     if (!erased.includes(name)) continue
+    const col = sql.identifier(keyColumn)
     const found = await rows<{ key: string }>(
       tx,
-      sql`select storage_key as key from ${sql.identifier(name)} where storage_key is not null`,
+      sql`select ${col} as key from ${sql.identifier(name)} where ${col} is not null`,
     )
     keys.push(...found.map((r) => r.key))
   }

@@ -1,4 +1,4 @@
-import { and, eq, inArray, or, sql } from 'drizzle-orm'
+import { and, eq, inArray, isNotNull, or, sql } from 'drizzle-orm'
 import type { MessageChannel } from '../../../shared/messaging'
 import {
   ALREADY_ERASED_MESSAGE,
@@ -19,6 +19,7 @@ import { patientColumns, patients } from '../../db/schema/patients'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { recordAudit } from '../audit/audit.service'
+import { deleteRecordingFiles } from '../calls/recording-jobs'
 import { optedOut, recordConsent } from '../messaging/consent'
 import type { TenantOptions } from '../patients/patients.service'
 import {
@@ -93,7 +94,7 @@ async function eraseRows(
   tx: Tx,
   opts: Eraser,
   entry: ErasedEntry,
-): Promise<{ counts: EraseCounts; leadIds: string[] }> {
+): Promise<{ counts: EraseCounts; leadIds: string[]; recordingKeys: string[] }> {
   const id = entry.patientId
   const now = new Date()
   const leadIds = [...new Set([...(await linkedLeadIds(tx, id)), ...(entry.leadIds ?? [])])]
@@ -176,15 +177,25 @@ async function eraseRows(
           .returning({ id: leads.id }),
       )
     : 0
-  // Calls keep when and how long staff talked, not the number or what was noted (issue 41).
+  // Calls keep when and how long staff talked, not the number, what was noted or the
+  // recording (issue 41: its file is deleted once this commits, see erasePatient).
+  const theirCalls = leadIds.length
+    ? or(eq(calls.patientId, id), inArray(calls.leadId, leadIds))
+    : eq(calls.patientId, id)
+  const recorded = await tx
+    .select({ key: calls.recordingKey })
+    .from(calls)
+    .where(and(theirCalls, isNotNull(calls.recordingKey)))
   await tx
     .update(calls)
-    .set({ customerPhone: '', dispositionNote: null, recordingKey: null, updatedAt: now })
-    .where(
-      leadIds.length
-        ? or(eq(calls.patientId, id), inArray(calls.leadId, leadIds))
-        : eq(calls.patientId, id),
-    )
+    .set({
+      customerPhone: '',
+      dispositionNote: null,
+      recordingKey: null,
+      recordingBytes: null,
+      updatedAt: now,
+    })
+    .where(theirCalls)
   // Live monitoring's activities keep what staff did, not who it was with.
   await eraseActivityNames(tx, { patientId: id, leadIds, name: ERASED_NAME })
   await tx
@@ -217,7 +228,8 @@ async function eraseRows(
     reminders: reminderCount,
     bookingHolds: bookingHoldCount,
   }
-  return { counts, leadIds }
+  const recordingKeys = recorded.map((r) => r.key).filter((k): k is string => k !== null)
+  return { counts, leadIds, recordingKeys }
 }
 
 const noCounts = (): EraseCounts => ({
@@ -274,7 +286,8 @@ const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? o
 export async function erasePatient(
   opts: TenantOptions & { id: string; confirmName: string },
 ): Promise<EraseResult> {
-  return withTenant(opts.db, opts, async (tx) => {
+  let recordingKeys: string[] = []
+  const result = await withTenant(opts.db, opts, async (tx) => {
     const patient = await lockPatient(tx, opts.id, true)
     if (patient.erasedAt) throw new AppError('CONFLICT', ALREADY_ERASED_MESSAGE)
     if (normalised(opts.confirmName) !== normalised(patient.name)) {
@@ -282,7 +295,9 @@ export async function erasePatient(
         { path: 'confirmName', message: ERASE_NAME_MESSAGE },
       ])
     }
-    const { counts, leadIds } = await eraseRows(tx, opts, { patientId: opts.id })
+    const erased = await eraseRows(tx, opts, { patientId: opts.id })
+    const { counts, leadIds } = erased
+    recordingKeys = erased.recordingKeys
     // The durable list (ids only) that every later restore re-applies.
     await tx
       .insert(erasedPatients)
@@ -316,4 +331,7 @@ export async function erasePatient(
       counts,
     }
   })
+  // Committed: no row names the recordings any more, so their files go (issue 41).
+  await deleteRecordingFiles(recordingKeys)
+  return result
 }
