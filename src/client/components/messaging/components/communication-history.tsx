@@ -15,6 +15,7 @@ import type { Communication, CommunicationType } from '@/shared/schemas/leads'
 import { useCommunications } from '../api/get-communications'
 import type { Recipient } from '../types'
 import { useMessageEvents } from '../use-message-events'
+import { CallRecording } from './call-recording'
 import { SandboxLabel } from './sandbox-label'
 import { StatusBadge } from './status-badge'
 
@@ -67,6 +68,7 @@ function Entry({ c, timeZone }: { c: Communication; timeZone: string | undefined
         {c.status === 'failed' && c.failureReason ? (
           <p className="mt-1 text-sm text-red-700">Not delivered: {c.failureReason}</p>
         ) : null}
+        <CallRecording c={c} />
       </div>
     </li>
   )
