@@ -27,7 +27,7 @@
 import { benchAppointments, type AppointmentsResult } from './bench/appointments'
 import { benchBackup, type BackupResult } from './bench/backup'
 import { benchBilling, type BillingResult } from './bench/billing'
-import { benchCalls, type CallsResult, callsSummary } from './bench/calls'
+import { benchCalls, type CallsResult } from './bench/calls'
 import { benchCampaigns, type CampaignsResult } from './bench/campaigns'
 import { benchCompression } from './bench/compression'
 import { config } from './bench/config'
@@ -38,6 +38,7 @@ import { benchMessaging, type MessagingResult } from './bench/messaging'
 import { benchPglite, type PgliteResult } from './bench/pglite'
 import { benchPostgres, postgresAnswers, type PostgresResult } from './bench/postgres'
 import {
+  callsSummary,
   campaignsSummary,
   leadsReport,
   machine,

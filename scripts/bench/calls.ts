@@ -15,7 +15,7 @@
 // Without TEST_DATABASE_URL it runs on embedded PGlite (one transaction at a time).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { withTenant } from '../../src/server/db/tenant'
@@ -32,6 +32,7 @@ import {
   useTwilio as configureTwilioVoice,
 } from '../../tests/support/voice-webhooks'
 import { percentile } from './load'
+import { callsSummary } from './report'
 
 export interface CallsResult {
   driver: 'postgres' | 'pglite'
@@ -216,10 +217,7 @@ export async function benchCalls(
       leaseMs: 30_000,
       backoff: () => 200,
     })
-    // BENCH_CALLS_SEQUENTIAL=1: the worker starts once every callback is answered (to see
-    // the webhook's and the jobs' costs apart); by default both run at once, as in service.
-    const sequential = process.env.BENCH_CALLS_SEQUENTIAL === '1'
-    if (!sequential) await worker.start()
+    await worker.start()
     const dir = mkdtempSync(join(tmpdir(), 'bench-calls-'))
     writeFileSync(join(dir, 'callbacks.json'), JSON.stringify(callbacks))
     writeFileSync(join(dir, 'senders.mjs'), SENDERS_SCRIPT)
@@ -238,12 +236,6 @@ export async function benchCalls(
     const answeredMs = performance.now() - t0
     rmSync(dir, { recursive: true, force: true })
     const latencies = JSON.parse(out) as number[]
-    if (sequential) {
-      log(
-        `  answered alone: ${((callbacks.length / answeredMs) * 1000).toFixed(0)}/s, ${((process.cpuUsage(cpu0).user + process.cpuUsage(cpu0).system) / 1000 / callbacks.length).toFixed(2)} ms CPU each`,
-      )
-      await worker.start()
-    }
     const deadline = Date.now() + 10 * 60_000
     for (;;) {
       const [left] = await queryRows<{ jobs: number; live: number }>(
@@ -261,7 +253,17 @@ export async function benchCalls(
     const cpu = process.cpuUsage(cpu0)
     await worker.stop()
     worker = undefined
-    const [check] = await queryRows<{ ended: number; comms: number; dead: number }>(
+    // Checked: every call completed with its one Communication. And where the time goes: the
+    // jobs made (one per call, leg and state; replays add none), how long each ran.
+    type Check = {
+      ended: number
+      comms: number
+      dead: number
+      jobs: number
+      p50: number
+      p99: number
+    }
+    const [check] = await queryRows<Check>(
       t.db,
       sql`select (select count(*)::int from calls where hospital_id = ${h}
                     and user_id like 'bench-staff-+%' and status = 'completed'
@@ -270,8 +272,14 @@ export async function benchCalls(
                     on k.hospital_id = c.hospital_id and c.metadata->>'callId' = k.id::text
                     where c.hospital_id = ${h} and c.type = 'call'
                     and k.user_id like 'bench-staff-+%') as comms,
-                 (select count(*)::int from jobs where name = ${VOICE_CALLBACK_JOB}
-                    and status = 'dead') as dead`,
+                 count(*) filter (where status = 'dead')::int as dead, count(*)::int as jobs,
+                 percentile_cont(0.5) within group (order by ms) as p50,
+                 percentile_cont(0.99) within group (order by ms) as p99
+          from (select status, extract(epoch from finished_at - started_at) * 1000 as ms
+                from jobs where name = ${VOICE_CALLBACK_JOB}) j`,
+    )
+    log(
+      `  ${check?.jobs ?? 0} voice.callback jobs, each ran (claimed to done) p50 ${Number(check?.p50 ?? 0).toFixed(1)} ms, p99 ${Number(check?.p99 ?? 0).toFixed(1)} ms`,
     )
     const cb: CallsResult['callbacks'] = {
       calls: n,
@@ -366,34 +374,9 @@ export async function benchCalls(
   }
 }
 
-/** BENCH-SUMMARY's `calls` (issue 41). */
-export function callsSummary(r: CallsResult) {
-  const round = (x: number, digits = 1) => Number(x.toFixed(digits))
-  const c = r.callbacks
-  return {
-    driver: r.driver,
-    callbacks: c.callbacks,
-    callbacks_answered_per_s: Math.round(c.answeredPerSecond),
-    callback_p99_ms: round(c.p99),
-    callbacks_processed_per_s: Math.round(c.processedPerSecond),
-    callbacks_goal_met: c.processedPerSecond >= 1_000,
-    cpu_ms_per_callback: round(c.cpuMsPerCallback, 2),
-    all_ended_once: c.allEnded && c.communications === c.calls,
-    history_calls: r.history.calls,
-    history_p50_ms: round(r.history.p50, 2),
-    history_p99_ms: round(r.history.p99, 2),
-    history_goal_met: r.history.p99 <= 20,
-    history_uses_index: /calls_hospital_lead_idx/.test(r.history.plan),
-  }
-}
-
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const cpu = cpus()
-  console.log(
-    `Machine: ${cpu[0]?.model ?? 'unknown'} x ${cpu.length} cores, ${(totalmem() / 2 ** 30).toFixed(1)} GiB, Node ${process.version}, load ${loadavg()
-      .map((l) => l.toFixed(1))
-      .join(' ')}`,
-  )
+  const load = loadavg().map((l) => l.toFixed(1))
+  console.log(`Machine: ${cpus().length} cores, Node ${process.version}, load ${load.join(' ')}`)
   benchCalls(console.log).then(
     (r) => console.log(`BENCH-SUMMARY ${JSON.stringify({ calls: callsSummary(r) })}`),
     (error: unknown) => {

@@ -1,3 +1,4 @@
+import type { CallsResult } from './calls'
 import type { CampaignsResult } from './campaigns'
 // Tables for the terminal, and the one summary line for machines.
 import { cpus, loadavg, totalmem } from 'node:os'
@@ -317,5 +318,26 @@ export function campaignsSummary(r: CampaignsResult) {
     summary_p99_ms: round(r.summary.p99),
     summary_sql_p99_ms: round(r.summary.sqlP99),
     within_target: r.summary.p99 <= 30,
+  }
+}
+
+/** BENCH-SUMMARY's `calls` (issue 41). */
+export function callsSummary(r: CallsResult) {
+  const round = (x: number, digits = 1) => Number(x.toFixed(digits))
+  const c = r.callbacks
+  return {
+    driver: r.driver,
+    callbacks: c.callbacks,
+    callbacks_answered_per_s: Math.round(c.answeredPerSecond),
+    callback_p99_ms: round(c.p99),
+    callbacks_processed_per_s: Math.round(c.processedPerSecond),
+    callbacks_goal_met: c.processedPerSecond >= 1_000,
+    cpu_ms_per_callback: round(c.cpuMsPerCallback, 2),
+    all_ended_once: c.allEnded && c.communications === c.calls,
+    history_calls: r.history.calls,
+    history_p50_ms: round(r.history.p50, 2),
+    history_p99_ms: round(r.history.p99, 2),
+    history_goal_met: r.history.p99 <= 20,
+    history_uses_index: /calls_hospital_lead_idx/.test(r.history.plan),
   }
 }
