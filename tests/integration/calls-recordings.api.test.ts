@@ -39,6 +39,7 @@ import {
   demoEmail,
   hospitalIdOf,
   queryRows,
+  TEST_PASSWORD,
   type TestApp,
 } from '../support/test-app'
 import {
@@ -342,5 +343,27 @@ describe('Exotel recordings', () => {
   it('a RecordingUrl on a host the guard refuses is not fetched, and the call says so', async () => {
     const { call } = await exotelCall((sid) => `http://127.0.0.2:9/${sid}.mp3`)
     expect(call).toMatchObject({ hasRecording: false, recordingNote: RECORDING_NOTES.refused })
+  })
+
+  it('Delete All Data deletes the hospital’s recording files', async () => {
+    const rows = await queryRows<{ key: string }>(
+      t.db,
+      sql`select recording_key as key from calls
+          where hospital_id = ${hospitalB} and recording_key is not null`,
+    )
+    expect(rows.length).toBeGreaterThan(0)
+    for (const { key } of rows) expect(await exists(key)).toBe(true)
+    const [h] = await queryRows<{ name: string }>(
+      t.db,
+      sql`select name from hospitals where id = ${hospitalB}`,
+    )
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/data/delete-all',
+      headers: browserHeaders(adminB),
+      payload: JSON.stringify({ confirmName: h?.name, password: TEST_PASSWORD }),
+    })
+    expect(res.statusCode, res.body).toBe(200)
+    for (const { key } of rows) expect(await exists(key)).toBe(false)
   })
 })
