@@ -13,6 +13,7 @@ import {
   LEADS_PER_DEMO_HOSPITAL,
   PATIENTS_PER_DEMO_HOSPITAL,
 } from '../../src/server/db/seed/demo'
+import { DEMO_MISSED_CALL_LEADS } from '../../src/server/db/seed/calls'
 
 // Issue 16, "Bad input and faults": kill -9 during the first start's demo seed leaves either
 // no demo data or all of it, and the next start completes it. The real server is started
@@ -125,7 +126,7 @@ const ALL: Counts = {
   accounts: demoLogins().length,
   hospitals: demoHospitals.length,
   patients: PATIENTS_PER_DEMO_HOSPITAL * demoHospitals.length,
-  leads: LEADS_PER_DEMO_HOSPITAL * demoHospitals.length,
+  leads: (LEADS_PER_DEMO_HOSPITAL + DEMO_MISSED_CALL_LEADS) * demoHospitals.length,
   leadSettings: demoHospitals.length,
   communications: true,
 }

@@ -22,6 +22,10 @@ import {
   TEST_PASSWORD,
   type TestDatabase,
 } from '../support/test-app'
+import { DEMO_MISSED_CALL_LEADS } from '../../src/server/db/seed/calls'
+
+/** Each demo hospital's leads: the generated ones and those its missed calls made. */
+const DEMO_LEADS = LEADS_PER_DEMO_HOSPITAL + DEMO_MISSED_CALL_LEADS
 
 // Issue 8: the demo seed gives each demo hospital about 300 leads over the last 60 days, with
 // communications, converted leads linked to patients, and lead settings; a database seeded by
@@ -68,7 +72,7 @@ function tenantRows(database: AppDb, hospitalId: string) {
 async function expectLeadsComplete(now: Date, patientsEach: number) {
   for (const id of await hospitalIds()) {
     const rows = await tenantRows(db(), id)
-    expect(rows.leads).toHaveLength(LEADS_PER_DEMO_HOSPITAL)
+    expect(rows.leads).toHaveLength(DEMO_LEADS)
     expect(rows.patients).toHaveLength(patientsEach)
     expect(rows.settings).toEqual([
       {
@@ -83,7 +87,7 @@ async function expectLeadsComplete(now: Date, patientsEach: number) {
     // RLS: only this hospital's rows are visible.
     for (const r of [...rows.leads, ...rows.communications, ...rows.patients])
       expect(r.hospitalId).toBe(id)
-    expect(checkLeadRules(rows, { now, expected: LEADS_PER_DEMO_HOSPITAL })).toEqual([])
+    expect(checkLeadRules(rows, { now, expected: DEMO_LEADS })).toEqual([])
   }
 }
 
@@ -101,7 +105,7 @@ describe('demo leads in a freshly seeded database', () => {
       sql`select (select count(*) from leads)::int as leads, (select count(*) from lead_settings)::int as settings`,
     )
     expect(all).toEqual({
-      leads: LEADS_PER_DEMO_HOSPITAL * demoHospitals.length,
+      leads: DEMO_LEADS * demoHospitals.length,
       settings: demoHospitals.length,
     })
     expect(seededAt.getTime()).toBeLessThanOrEqual(Date.now())

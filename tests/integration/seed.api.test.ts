@@ -20,6 +20,10 @@ import {
   TEST_PASSWORD,
   type TestDatabase,
 } from '../support/test-app'
+import { DEMO_MISSED_CALL_LEADS } from '../../src/server/db/seed/calls'
+
+/** Each demo hospital's leads: the generated ones and those its missed calls made. */
+const DEMO_LEADS = LEADS_PER_DEMO_HOSPITAL + DEMO_MISSED_CALL_LEADS
 
 // Issue 16, "Start-up and shutdown": the demo seed is one transaction, idempotent, safe when
 // two instances start together, and repairs an earlier version's partial demo.
@@ -104,7 +108,7 @@ function expectComplete(rows: DemoRows, patientsEach = PATIENTS_PER_DEMO_HOSPITA
   expect(rows.patients.map((p) => p.n)).toEqual(demoHospitals.map(() => patientsEach))
   expect(rows.counters).toBe(demoHospitals.length)
   for (const l of rows.leads) {
-    expect([l.email, l.n, l.settings]).toEqual([l.email, LEADS_PER_DEMO_HOSPITAL, 1])
+    expect([l.email, l.n, l.settings]).toEqual([l.email, DEMO_LEADS, 1])
     expect(l.communications, l.email).toBeGreaterThan(LEADS_PER_DEMO_HOSPITAL)
   }
 }

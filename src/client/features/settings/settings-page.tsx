@@ -85,6 +85,10 @@ const VoiceSettingsCard = lazyPanel(
   () => import('./voice/voice-settings-card'),
   'VoiceSettingsCard',
 )
+const RingGroupCard = lazyPanel(
+  () => import('@/client/features/calls-incoming/ring-group-card'),
+  'RingGroupCard',
+)
 const DataActionsPanel = lazyPanel(
   () => import('./components/data-actions-panel'),
   'DataActionsPanel',
@@ -118,6 +122,7 @@ function Integrations() {
           <MetaConnectionCard />
           <MessagingSettingsCard />
           <VoiceSettingsCard />
+          <RingGroupCard />
         </>
       ) : user?.hospitalId === null ? (
         <p className="rounded-lg border border-slate-200 bg-white p-5 text-sm text-slate-700">

@@ -7,6 +7,7 @@ import { completeDemo, demoComplete, type DemoSpec } from './demo-state'
 import { type DemoLeads, generateLeads, type LeadPatient, type LeadStaff } from './leads'
 import { seedDemoAppointments } from './appointments'
 import { seedDemoCampaigns } from './campaigns'
+import { seedDemoCallHistory } from './calls'
 import { seedDemoLiveMonitoring } from './live-monitoring'
 import { seedDemoClinic } from './clinic'
 import { seedDemoBackups } from './backups'
@@ -211,6 +212,8 @@ export async function seedDemo(
     const backups = await seedDemoBackups(tx as Tx, demoHospitals)
     // Issue 29: a week of staff activities and presence for Live Monitoring.
     const live = await seedDemoLiveMonitoring(tx as Tx, demoHospitals, now)
+    // Issue 41: weeks 2-4 of calls and missed calls that became leads, every demo hospital.
+    const callHistory = await seedDemoCallHistory(tx as Tx, demoHospitals, now)
     const added = [
       messaging,
       clinic,
@@ -222,6 +225,6 @@ export async function seedDemo(
       tickets,
       backups,
     ]
-    return added.includes(true) || marketing || attached || live || changed
+    return added.includes(true) || marketing || attached || live || callHistory || changed
   })
 }

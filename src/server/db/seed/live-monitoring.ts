@@ -2,10 +2,6 @@ import { TZDate } from '@date-fns/tz'
 import { asc, eq, gte, sql } from 'drizzle-orm'
 import type { ActivityType } from '../../../shared/live-monitoring'
 import { defaultWorkingHours, type WorkingHours } from '../../../shared/scheduling'
-import type { CallDisposition } from '../../../shared/calls'
-import { AppError } from '../../http/app-error'
-import { logPastCall, type PastCall } from '../../modules/calls/past-call'
-import { saveStaffPhone } from '../../modules/calls/staff-phone.service'
 import { recordActivity } from '../../modules/live-monitoring/activity'
 import { markOffline, markOnline } from '../../modules/live-monitoring/presence'
 import { appointments } from '../schema/appointments'
@@ -14,6 +10,7 @@ import { user } from '../schema/auth'
 import { hospitals } from '../schema/hospitals'
 import { leads } from '../schema/leads'
 import { activities } from '../schema/live-monitoring'
+import { demoLeadPicker, writeDemoCall } from './calls'
 import { patients } from '../schema/patients'
 
 /*
@@ -101,65 +98,20 @@ interface DayCtx {
   callsMade: number
   now: Date
   lead: () => Named | undefined
+  /** The lead a member calls at a moment (seed/calls.ts demoLeadPicker). */
+  callee: (userId: string, at: number) => Named | undefined
 }
 
-/** How the demo's calls went, in turn: mostly answered, some rang out or were busy. */
-const callPlan: {
-  outcome: PastCall['outcome']
-  disposition?: CallDisposition
-  note?: string
-}[] = [
-  { outcome: 'answered', disposition: 'interested', note: 'Wants the package price on WhatsApp' },
-  { outcome: 'no-answer', disposition: 'not_reachable' },
-  { outcome: 'answered', disposition: 'booked' },
-  { outcome: 'answered', disposition: 'call_back', note: 'Call after 6 pm, at work till then' },
-  { outcome: 'busy' },
-  { outcome: 'answered', disposition: 'not_interested', note: 'Already treated elsewhere' },
-  { outcome: 'answered' },
-]
-
-/**
- * One demo call from `call.at` to `endsAt`, written by logPastCall as a real one is (issue 41).
- * A call-back is due the next day at 11:00 in the hospital's zone (so some are due, some ahead).
- */
+/** One demo call from `call.at` to `endsAt` (seed/calls.ts writeDemoCall, issue 41). */
 async function pastCall(c: DayCtx, s: Staff, call: { lead: Named; at: number }, endsAt: number) {
   const n = c.callsMade++
-  const plan = callPlan[n % callPlan.length] ?? { outcome: 'answered' as const }
-  const ringSeconds = 8 + (n % 4) * 5
-  const next = new TZDate(call.at, c.zone)
-  const callBackAt = new TZDate(
-    next.getFullYear(),
-    next.getMonth(),
-    next.getDate() + 1,
-    11,
-    0,
-    0,
-    0,
-    c.zone,
+  const talk = Math.max(20, Math.round((endsAt - call.at) / 1000) - (8 + (n % 4) * 5))
+  await writeDemoCall(
+    c.tx,
+    { hospitalId: c.hospitalId, zone: c.zone, userId: s.id, leadId: call.lead.id, n },
+    call.at,
+    talk,
   )
-  try {
-    await logPastCall(c.tx, {
-      hospitalId: c.hospitalId,
-      userId: s.id,
-      contact: { leadId: call.lead.id },
-      startedAt: new Date(call.at),
-      ringSeconds,
-      outcome: plan.outcome,
-      talkSeconds: Math.max(20, Math.round((endsAt - call.at) / 1000) - ringSeconds),
-      ...(plan.disposition
-        ? {
-            disposition: {
-              disposition: plan.disposition,
-              note: plan.note ?? null,
-              callBackAt: plan.disposition === 'call_back' ? new Date(callBackAt.getTime()) : null,
-            },
-          }
-        : {}),
-    })
-  } catch (error) {
-    // A demo lead without a callable mobile is not called.
-    if (!(error instanceof AppError)) throw error
-  }
 }
 
 /** One member's day from `start`: the steps that have happened by `now`; the last moment. */
@@ -181,7 +133,7 @@ async function memberDay(c: DayCtx, s: Staff, start: number, end: number): Promi
     t += step.gap * MIN
     if (!before(t)) break
     if (step.type === 'call_start') {
-      const l = c.lead()
+      const l = c.callee(s.id, t)
       call = l ? { lead: l, at: t } : null
       if (!call) continue
     } else if (step.type === 'call_end') {
@@ -260,6 +212,7 @@ export async function seedDemoLiveMonitoring(
     callsMade: 0,
     now,
     lead: () => leadRows[n++ % Math.max(leadRows.length, 1)],
+    callee: await demoLeadPicker(tx),
   }
   const lastSeen = new Map<string, { login: number; last: number; out: boolean }>()
   for (let day = PAST_DAYS; day >= 0; day--) {
@@ -330,15 +283,6 @@ export async function seedDemoLiveMonitoring(
         },
       })
     }
-  }
-  // Each demo member answers click-to-call on their own (sandbox-verified) mobile.
-  for (const [i, s] of demoStaff.entries()) {
-    await saveStaffPhone(tx, {
-      hospitalId: h.id,
-      userId: s.id,
-      phone: `+9198200${String(41_200 + i * 7).padStart(5, '0')}`,
-      verifiedAt: new Date(at(now, PAST_DAYS + 1, 10 * 60, zone)),
-    })
   }
   // Presence as sign-in, activity and sign-out write it.
   for (const s of demoStaff) {

@@ -56,7 +56,7 @@ interface Person {
   newLead: boolean
 }
 
-async function personOf(tx: Tx, hospitalId: string, phone: string): Promise<Person> {
+async function personOf(tx: Tx, hospitalId: string, phone: string, at: Date): Promise<Person> {
   const known = async (): Promise<Person | null> => {
     const [lead] = await tx
       .select({ id: leads.id, patientId: leads.patientId })
@@ -89,6 +89,9 @@ async function personOf(tx: Tx, hospitalId: string, phone: string): Promise<Pers
         enquiredAt: null,
       }),
       notes: 'First contact: a call to the hospital’s number.',
+      // The lead arrived when the call rang (the provider's time).
+      createdAt: at,
+      updatedAt: at,
     })
     .onConflictDoNothing({ target: [leads.hospitalId, leads.phone] })
     .returning({ id: leads.id, name: leads.name })
@@ -127,8 +130,8 @@ export async function receiveIncoming(
   if (existing) return { logged: true, created: false, row: existing, ring }
   const phone = callerPhone(input.from)
   if (!phone) return { logged: false, ring }
-  const person = await personOf(tx, input.hospitalId, phone)
   const at = input.at ?? new Date()
+  const person = await personOf(tx, input.hospitalId, phone, at)
   const ringUserIds = ring.members.map((m) => m.userId)
   const [row] = await tx
     .insert(calls)
@@ -144,6 +147,7 @@ export async function receiveIncoming(
       customerPhone: phone,
       status: 'ringing',
       startedAt: at,
+      createdAt: at,
     })
     .onConflictDoNothing()
     .returning()

@@ -119,7 +119,8 @@ async function recordCallEnd(tx: Tx, row: CallRow): Promise<void> {
       voiceProvider: row.provider,
       ...(row.provider === 'sandbox' ? { sandbox: true } : {}),
     },
-    createdByUserId: row.userId,
+    // An inbound call was the customer's: it has no author (like an inbound message).
+    createdByUserId: row.direction === 'outbound' ? row.userId : null,
     contactAddress: row.customerPhone,
     sandbox: row.provider === 'sandbox',
   })
