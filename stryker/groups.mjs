@@ -304,6 +304,8 @@ export const servicesParts = {
     mutate: [
       'src/server/modules/calls/*.service.ts',
       'src/server/modules/voice-webhooks/*.service.ts',
+      'src/server/modules/calls-incoming/*.service.ts',
+      'src/server/modules/voice-settings/*.service.ts',
     ],
     ignorers: ['cross-tenant'],
     testFiles: [
@@ -312,6 +314,8 @@ export const servicesParts = {
       'tests/integration/calls-progress.api.test.ts',
       'tests/integration/calls-provider.api.test.ts',
       'tests/integration/calls-report.api.test.ts',
+      'tests/integration/calls-incoming.api.test.ts',
+      'tests/integration/voice-settings.api.test.ts',
       'tests/integration/voice-webhooks-exotel.api.test.ts',
       'tests/integration/voice-webhooks-twilio.api.test.ts',
       'tests/integration/voice-webhooks-reconcile.api.test.ts',
