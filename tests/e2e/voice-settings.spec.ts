@@ -81,6 +81,17 @@ test('an admin sets up Exotel, sees the callback URL, and test-calls in the sand
   await expect(result).toContainText('Sandbox: no voice provider is set up')
   await expect(result).toContainText('busy')
   await expectNoAxeViolations(page, 'Voice test call result')
+
+  // Who incoming calls ring: the receptionist alone, then the default again.
+  const ring = page.getByRole('group', { name: 'Staff to ring' })
+  await expect(page.getByRole('heading', { name: 'Incoming calls ring' })).toBeVisible()
+  await ring.getByRole('checkbox', { name: /Sahana Kamath/ }).check()
+  await page.getByRole('button', { name: 'Save ring group' }).click()
+  await expect(page.getByText(/^Rings now: Sahana Kamath\./)).toBeVisible()
+  await expectNoAxeViolations(page, 'Settings → Integrations with the ring group')
+  await ring.getByRole('checkbox', { name: /Sahana Kamath/ }).uncheck()
+  await page.getByRole('button', { name: 'Save ring group' }).click()
+  await expect(ring.getByRole('checkbox', { checked: true })).toHaveCount(0)
 })
 
 test('staff verify their own phone for calls; a viewer has no such card', async ({
