@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { enqueue } from '../../src/server/jobs/queue'
 import { Worker } from '../../src/server/jobs/worker'
 import { SANDBOX_STEP_JOB, SETTLE_UNPLACED_JOB } from '../../src/server/modules/calls/call-jobs'
 import {
@@ -31,7 +33,12 @@ import {
   verifyMyPhone,
 } from '../support/calls'
 import { type FakeExotel, startFakeExotel } from '../support/fakes/exotel'
-import { type RecordingHost, startRecordingHost } from '../support/fakes/recording-host'
+import {
+  type RecordingHost,
+  startRecordingHost,
+  startTwilioRecordings,
+  type TwilioRecordings,
+} from '../support/fakes/recording-host'
 import { waitFor } from '../support/jobs'
 import { browserHeaders, login } from '../support/login'
 import {
@@ -47,6 +54,7 @@ import {
   listenLocally,
   statusCallbackUrl,
   useExotel,
+  useTwilio,
   wireExotel,
 } from '../support/voice-webhooks'
 
@@ -61,6 +69,7 @@ const B = {
   apiToken: 'token-rec-b',
   exophone: '+918047110009',
 }
+const TW = { accountSid: `AC${'7'.repeat(32)}`, authToken: 'twilio-rec-token' }
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`
 
@@ -72,6 +81,7 @@ let dataDir: string
 let t: TestApp
 let fake: FakeExotel
 let host: RecordingHost
+let twilio: TwilioRecordings
 let worker: Worker
 let admin: string
 let doctor: string
@@ -89,8 +99,11 @@ beforeAll(async () => {
     [B.accountSid]: { apiKey: B.apiKey, apiToken: B.apiToken, exophones: [B.exophone] },
   })
   host = await startRecordingHost(basic(B.apiKey, B.apiToken))
-  t = await createTestApp({ voice: { ...FAST_VOICE, exotelUrl: fake.url } })
-  setRecordingTrustedOrigins(t.db, [host.url])
+  twilio = await startTwilioRecordings(TW.accountSid, TW.authToken)
+  t = await createTestApp({
+    voice: { ...FAST_VOICE, exotelUrl: fake.url, twilioUrl: twilio.url },
+  })
+  setRecordingTrustedOrigins(t.db, [host.url, twilio.signedOrigin])
   const base = await listenLocally(t)
   admin = await login(t.app, demoEmail('admin'))
   doctor = await login(t.app, demoEmail('doctor'))
@@ -125,6 +138,7 @@ afterAll(async () => {
   await t?.close()
   await fake?.close()
   await host?.close()
+  await twilio?.close()
   process.env.DATA_DIR = saved.DATA_DIR
   if (saved.DATA_DIR === undefined) delete process.env.DATA_DIR
   process.env.STORAGE_QUOTA_MB_ENTERPRISE = saved.STORAGE_QUOTA_MB_ENTERPRISE
@@ -343,6 +357,40 @@ describe('Exotel recordings', () => {
   it('a RecordingUrl on a host the guard refuses is not fetched, and the call says so', async () => {
     const { call } = await exotelCall((sid) => `http://127.0.0.2:9/${sid}.mp3`)
     expect(call).toMatchObject({ hasRecording: false, recordingNote: RECORDING_NOTES.refused })
+  })
+
+  it('fetches a Twilio call’s recording media; the signed redirect gets no credentials', async () => {
+    await useTwilio(t, hospitalB, { ...TW, number: '+918047110010' })
+    await recording(hospitalB, true)
+    const lead = await leadWithPhone(t, adminB, 2)
+    const callSid = `CA${randomUUID().replace(/-/g, '')}`
+    const [row] = await queryRows<{ id: string }>(
+      t.db,
+      sql`insert into calls (hospital_id, lead_id, user_id, provider, provider_call_id,
+            customer_phone, status, outcome, answered_at, ended_at, duration_seconds)
+          values (${hospitalB}, ${lead.id}, 'twilio-test-user', 'twilio', ${callSid},
+            '+919845012345', 'completed', 'answered', now(), now(), 30)
+          returning id`,
+    )
+    const mp3 = Buffer.concat([Buffer.from('ID3'), Buffer.alloc(12_000, 3)])
+    const recordingSid = `RE${randomUUID().replace(/-/g, '')}`
+    twilio.byCall.set(callSid, [recordingSid, mp3])
+    await enqueue(t.db, {
+      name: RECORDING_FETCH_JOB,
+      hospitalId: hospitalB,
+      payload: { callId: row!.id },
+    })
+    const call = await settled(adminB, row!.id)
+    expect(call).toMatchObject({ hasRecording: true, recordingNote: null })
+    const auth = basic(TW.accountSid, TW.authToken)
+    const listed = twilio.requests.filter((r) => r.path.endsWith('/Recordings.json'))
+    expect(listed.at(-1)?.authorization).toBe(auth)
+    const media = twilio.requests.filter((r) => r.path.endsWith(`${recordingSid}.mp3`))
+    expect(media.map((r) => r.authorization)).toEqual([auth, undefined])
+    const res = await send(t.app, adminB, 'GET', `/api/calls/${row!.id}/recording`)
+    expect(res.statusCode, res.body).toBe(200)
+    expect(res.headers['content-type']).toBe('audio/mpeg')
+    expect(res.rawPayload.equals(mp3)).toBe(true)
   })
 
   it('Delete All Data deletes the hospital’s recording files', async () => {
