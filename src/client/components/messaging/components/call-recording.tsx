@@ -23,7 +23,6 @@ export function CallRecording({ c }: { c: Communication }) {
     queryKey: ['/api/calls', 'one', callId ?? ''],
     queryFn: () => api.get<Call>(`/api/calls/${encodeURIComponent(callId ?? '')}`),
     enabled: allowed && callId !== null,
-    staleTime: 60_000,
   })
   if (!allowed || !callId || !call.data) return null
   if (!call.data.hasRecording) {
