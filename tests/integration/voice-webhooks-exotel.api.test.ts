@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Worker } from '../../src/server/jobs/worker'
 import {
@@ -12,7 +13,13 @@ import {
 } from '../support/calls'
 import { type FakeExotel, startFakeExotel } from '../support/fakes/exotel'
 import { login } from '../support/login'
-import { createTestApp, demoEmail, hospitalIdOf, type TestApp } from '../support/test-app'
+import {
+  createTestApp,
+  demoEmail,
+  hospitalIdOf,
+  queryRows,
+  type TestApp,
+} from '../support/test-app'
 import {
   callbackToken,
   endedCall,
@@ -135,6 +142,18 @@ describe('Exotel status callbacks', () => {
       const ended = await endedCall(t, admin, call.id)
       expect(ended).toMatchObject({ status: 'completed', durationSeconds: 42 })
       expect(await callCommunications(t, call.id)).toHaveLength(1)
+      // Once it has ended, a late callback (here an out-of-order 'ringing') is answered and
+      // makes no job at all.
+      const jobs = () =>
+        queryRows<{ n: number }>(
+          t.db,
+          sql`select count(*)::int as n from jobs where name = 'voice.callback'
+              and payload->>'callId' = ${call.id}`,
+        )
+      const before = await jobs()
+      const late = { CallSid: sent.sid, Status: 'ringing', CustomField: call.id }
+      expect((await post(urlA, late)).status).toBe(200)
+      expect(await jobs()).toEqual(before)
     },
   )
 

@@ -6,7 +6,11 @@ import { calls } from '../../db/schema/calls'
 import { withTenant } from '../../db/tenant'
 import { AppError } from '../../http/app-error'
 import { verifyTwilioSignature } from '../../integrations/messaging/signatures'
-import { type CallStatus, normaliseCallStatus } from '../../integrations/voice/voice-provider'
+import {
+  type CallStatus,
+  isFinalStatus,
+  normaliseCallStatus,
+} from '../../integrations/voice/voice-provider'
 import { decryptSecret } from '../../secrets/secrets'
 import { readVoiceSettings, voiceSecretContext } from '../calls/voice-registry'
 import { enqueueVoiceCallback } from './callback-job'
@@ -38,7 +42,7 @@ function parsed<T>(schema: z.ZodType<T>, value: unknown): T {
 
 async function callBySid(tx: Tx, providerCallId: string) {
   const [row] = await tx
-    .select({ id: calls.id, provider: calls.provider })
+    .select({ id: calls.id, provider: calls.provider, status: calls.status })
     .from(calls)
     .where(eq(calls.providerCallId, providerCallId))
   return row
@@ -75,6 +79,8 @@ export async function exotelCallback(req: ExotelCallback): Promise<{ accepted: b
     // Our call id rides in CustomField: a callback naming another call is not this call's.
     if (p.CustomField && UUID.test(p.CustomField) && p.CustomField !== call.id)
       return { accepted: false }
+    // An ended call moves no more: a late or repeated callback needs no job (bench: calls).
+    if (isFinalStatus(call.status)) return { accepted: true }
     const reported = normaliseCallStatus(p.Status)
     await enqueueVoiceCallback(tx, {
       hospitalId: req.hospitalId,
@@ -138,6 +144,7 @@ export async function twilioVoiceCallback(
     const sid = customerLeg ? (p.ParentCallSid ?? p.CallSid) : p.CallSid
     const call = await callBySid(tx, sid)
     if (call?.provider !== 'twilio') return { accepted: false }
+    if (isFinalStatus(call.status)) return { accepted: true }
     const raw = normaliseCallStatus(p.CallStatus === 'initiated' ? 'queued' : p.CallStatus)
     const reported = twilioReported(raw, customerLeg)
     await enqueueVoiceCallback(tx, {
