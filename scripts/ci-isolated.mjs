@@ -7,6 +7,7 @@ export const ISOLATED = [
   'src/shared/dates.test.ts',
   'tests/integration/backups-retention.api.test.ts',
   'tests/integration/backups.api.test.ts',
+  'tests/integration/calls-recordings.api.test.ts',
   'tests/integration/data-export-delete.api.test.ts',
   'tests/integration/data-export.api.test.ts',
   'tests/integration/erasure-restore.api.test.ts',

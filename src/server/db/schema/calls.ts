@@ -149,7 +149,10 @@ export const voiceSettings = pgTable(
       .notNull()
       .default(sql`replace(gen_random_uuid()::text || gen_random_uuid()::text, '-', '')`),
     /** Who an incoming call rings, in order (drizzle/0048; empty: calls-incoming/ring-group.ts). */
-    ringGroup: text('ring_group').array().notNull().default(sql`'{}'::text[]`),
+    ringGroup: text('ring_group')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   () => [
@@ -194,7 +197,10 @@ export const incomingCalls = pgTable(
       .notNull()
       .references(() => hospitals.id, { onDelete: 'cascade' }),
     callId: uuid('call_id').notNull(),
-    ringUserIds: text('ring_user_ids').array().notNull().default(sql`'{}'::text[]`),
+    ringUserIds: text('ring_user_ids')
+      .array()
+      .notNull()
+      .default(sql`'{}'::text[]`),
     newLead: boolean('new_lead').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
