@@ -41,6 +41,10 @@ const PUBLIC_ROUTES = [
   // Voice providers' callbacks (issue 41): Exotel by the hospital's callback token, Twilio signed.
   'POST /api/webhooks/exotel/:hospitalId/status',
   'POST /api/webhooks/twilio/:hospitalId/voice',
+  // Incoming calls (issue 41): Exotel's Connect applet (the hospital's token), Twilio (signed).
+  'GET /api/webhooks/exotel/:hospitalId/incoming',
+  'POST /api/webhooks/exotel/:hospitalId/incoming',
+  'POST /api/webhooks/twilio/:hospitalId/voice/incoming',
   // The public booking page (issue 26): limits per mobile and per IP, codes hashed.
   'GET /api/public/booking/:slug',
   'GET /api/public/booking/:slug/slots',
