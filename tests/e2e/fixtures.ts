@@ -259,12 +259,18 @@ export function textLayout(locator: Locator): Promise<{ lines: number; inside: b
   })
 }
 
-/** The page does not scroll sideways (its content fits the window's width). */
+/**
+ * The page does not scroll sideways (its content fits the window's width). Polled for a few
+ * seconds: right after a resize, charts and other measured layouts take some frames to fit
+ * (seen on a loaded CI core); an overflow that stays is still a failure.
+ */
 export async function expectNoSidewaysScroll(page: Page, what: string): Promise<void> {
-  const overflow = await page.evaluate(
-    () => document.documentElement.scrollWidth - window.innerWidth,
-  )
-  expect(overflow, `${what} scrolls sideways`).toBeLessThanOrEqual(0)
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+      message: `${what} scrolls sideways`,
+      timeout: 3_000,
+    })
+    .toBeLessThanOrEqual(0)
 }
 
 /** A patient added through the API as the signed-in user (POST /api/patients/manual). */

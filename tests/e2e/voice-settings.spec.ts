@@ -123,7 +123,8 @@ test('staff verify their own phone for calls; a viewer has no such card', async 
   const other = await browser.newContext()
   try {
     const viewer = await other.newPage()
-    await login(viewer, 'viewer@smiledental.demo')
+    // Not smiledental's viewer: security-settings.spec changes that account's password.
+    await login(viewer, 'viewer@sanjeevani.demo')
     await viewer.goto('/settings?tab=security')
     await expect(viewer.getByRole('heading', { name: 'Your sign-in security' })).toBeVisible()
     await expect(viewer.getByRole('heading', { name: 'My phone for calls' })).toHaveCount(0)
